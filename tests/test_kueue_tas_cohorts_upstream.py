@@ -89,18 +89,15 @@ from typing import Any
 
 import pytest
 
-from tests.kube import NOW, request
-from tests.test_admissions import one, post
+from tests.kube import NOW
 from tests.test_kueue_tas_preemption_upstream import (
     check,
     COHORT,
-    ONE_CYCLE,
     CQ_A,
     CQ_B,
     CQ_C,
     H,
     MINUTE_AGO,
-    QUEUES,
     RECOMPUTE_OFF,
     RECOMPUTE_ON,
     TAS_RF,
@@ -124,6 +121,7 @@ from tests.test_kueue_tas_preemption_upstream import (
     rf,
     topo_msg,
     wl,
+    wrong_messages,
 )
 
 NO_LONGER_FITS = "Workload no longer fits after processing another workload"  # scheduler.go
@@ -378,20 +376,9 @@ def test_not_transcribed(reason: str) -> None:
 def _messages(client, want_preempting: bool) -> list[tuple[str, str, str, str]]:  # type: ignore[no-untyped-def]
     """(case, Workload, Gangplank's message, Go's) for each preemptor (``want_preempting``) or
     each Workload Go skips with "no longer fits", over the cases whose outcome Gangplank shares."""
-    wrong = []
-    for p in CASES:
-        objects, workloads, preempting, waiting = p.values[:4]
-        if p.marks:
-            continue
-        want = ({k: m for k, (m, _) in preempting.items()} if want_preempting else
-                {k: m for k, m in waiting.items() if m == NO_LONGER_FITS})  # fmt: skip
-        if not want:
-            continue
-        a = post(client, request(QUEUES + objects, workloads=workloads, options=ONE_CYCLE))
-        for key, message in want.items():
-            if one(a, key)["message"] != message:
-                wrong.append((p.id, key, one(a, key)["message"], message))
-    return wrong
+    return wrong_messages(client, CASES, lambda preempting, waiting: (
+        {k: m for k, (m, _) in preempting.items()} if want_preempting else
+        {k: m for k, m in waiting.items() if m == NO_LONGER_FITS}))  # fmt: skip
 
 
 def test_preemptor_message_is_kueues(client):  # type: ignore[no-untyped-def]

@@ -108,6 +108,7 @@ cycle (``Cycle.removed`` takes it out of the candidates, as ``SimulateWorkloadRe
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -116,6 +117,7 @@ from app.kueue import assignment as asg
 from tests.kube import NOW, node, request
 from tests.test_admissions import domains, one, post
 from tests.test_kueue_scheduler_upstream import fq  # (MakeFlavorQuotas, as that table builds it)
+from tests.test_kueue_tas_schedule_upstream_b import ps as podset  # (MakePodSet, the general builder)
 
 V2 = "kueue.x-k8s.io/v1beta2"
 H = "kubernetes.io/hostname"
@@ -188,14 +190,7 @@ def gates(**g: bool) -> dict[str, Any]:
 def ps(name: str, count: int, *, required: str | None = None, preferred: str | None = None,
        tolerations: list[dict[str, str]] | None = None, **requests: str) -> dict[str, Any]:  # fmt: skip
     """``MakePodSet(name, count).Request(...)``"""
-    spec: dict[str, Any] = {"restartPolicy": "Never", "containers": [{"name": "c", "resources": {"requests": requests}}]}
-    if tolerations:
-        spec["tolerations"] = tolerations
-    out: dict[str, Any] = {"name": name, "count": count, "template": {"spec": spec}}
-    tr = {k: v for k, v in (("required", required), ("preferred", preferred)) if v is not None}
-    if tr:
-        out["topologyRequest"] = tr
-    return out
+    return podset(name, count, dict(requests), required=required, preferred=preferred, tolerations=tolerations)
 
 
 def psa(name: str, *assignments: tuple[str, str, str], hosts: tuple[tuple[str, int], ...] = (),
@@ -667,19 +662,26 @@ def test_not_transcribed(reason: str) -> None:
 
 
 
+def wrong_messages(client, cases: list[Any],  # type: ignore[no-untyped-def]
+                   want: Callable[[dict, dict], dict[str, str]]) -> list[tuple[str, str, str, str]]:
+    """(case, Workload, Gangplank's message, Go's) wherever they differ; ``want(preempting,
+    waiting)``: the Workloads whose ``QuotaReserved`` message a case checks, with Go's; marked
+    cases (those Gangplank answers otherwise) left out."""
+    wrong = []
+    for p in cases:
+        objects, workloads, preempting, waiting = p.values[:4]
+        expected = want(preempting, waiting)
+        if p.marks or not expected:
+            continue
+        a = post(client, request(QUEUES + objects, workloads=workloads, options=ONE_CYCLE))
+        for key, message in expected.items():
+            if one(a, key)["message"] != message:
+                wrong.append((p.id, key, one(a, key)["message"], message))
+    return wrong
+
+
 def test_preemptor_message_is_kueues(client):  # type: ignore[no-untyped-def]
     """Go's ``QuotaReserved`` message for each preemptor (``WaitingForPreemptedWorkloads``),
     over every case whose preemptor Gangplank also finds (a marked case excepted)."""
-    wrong = []
-    for p in CASES:
-        objects, workloads, preempting, waiting = p.values[:4]
-        if not (preempting or waiting) or p.marks:
-            continue
-        a = post(client, request(QUEUES + objects, workloads=workloads, options=ONE_CYCLE))
-        for key, (message, _) in preempting.items():
-            if one(a, key)["message"] != message:
-                wrong.append((p.id, key, one(a, key)["message"], message))
-        for key, message in waiting.items():
-            if message is not UNTRIED and one(a, key)["message"] != message:
-                wrong.append((p.id, key, one(a, key)["message"], message))
-    assert not wrong
+    assert not wrong_messages(client, CASES, lambda preempting, waiting: (
+        {k: m for k, (m, _) in preempting.items()} | {k: m for k, m in waiting.items() if m is not UNTRIED}))

@@ -100,6 +100,7 @@ import pytest
 from app.ingest.quantity import canonical_quantity
 from tests.kube import request
 from tests.test_admissions import domains, one, post
+from tests.test_kueue_tas_schedule_upstream_b import ps as podset  # (MakePodSet, the general builder)
 
 V2 = "kueue.x-k8s.io/v1beta2"
 CONFIG = "config.kueue.x-k8s.io/v1beta2"
@@ -225,20 +226,8 @@ def gates(**g: bool) -> dict[str, Any]:
 def ps(name: str, count: int, *, required: str | None = None, preferred: str | None = None,
        slice_size: int | None = None, slice_required: str | None = None, **requests: str) -> dict[str, Any]:  # fmt: skip
     """``MakePodSet(name, count)`` with its topology request and ``Request``s."""
-    out: dict[str, Any] = {"name": name, "count": count, "template": {"spec": {"restartPolicy": "Never", "containers": [
-        {"name": "c", "resources": {"requests": dict(requests)}}]}}}  # fmt: skip
-    tr: dict[str, Any] = {}
-    if required:
-        tr["required"] = required
-    if preferred:
-        tr["preferred"] = preferred
-    if slice_required:
-        tr["podSetSliceRequiredTopology"] = slice_required
-    if slice_size is not None:
-        tr["podSetSliceSize"] = slice_size
-    if tr:
-        out["topologyRequest"] = tr
-    return out
+    return podset(name, count, dict(requests), required=required, preferred=preferred, slice_size=slice_size,
+                  slice_required=slice_required)  # fmt: skip
 
 
 def encode(doms: list[tuple[str, int]]) -> dict[str, Any]:

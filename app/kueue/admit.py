@@ -464,7 +464,7 @@ def _second_pass_answer(plan: Plan, carried: list[dict[str, str]]) -> dict[str, 
         pod_sets.append({"name": psa["name"], "count": sum(c for _, c in p.domains), "topologyAssignment": psa["topologyAssignment"]})
     if kind == "delayed":
         what = f"topology assigned to podSet(s) {', '.join(names)} once every admission check is Ready"
-    elif all(plan.second_placed[n][1].domains == wl.topology_assignments[n][1] for n in plan.second_placed) and wl.pod_owned:
+    elif plan.second_kept:
         what = (f"podSet(s) {', '.join(names)} keep their topologyAssignment on unhealthy node {wl.unhealthy_nodes[0]}: "
                 "the Workload is owned by a single Pod, which cannot move (SkipReassignmentForPodOwnedWorkloads); "
                 "admitting it clears unhealthyNodes")  # fmt: skip

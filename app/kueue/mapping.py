@@ -124,6 +124,8 @@ class Plan:
     second: tuple[str, list[str]] | None = None
     second_placed: dict[str, tuple[str, ktas.Placement]] = field(default_factory=dict)
     second_failed: str = ""
+    #: the replacement kept its assignment: owned by a single Pod (``SkipReassignmentForPodOwnedWorkloads``)
+    second_kept: bool = False
     #: ADMITTED: (reason, message) when Kueue evicts it now for its pods not being ready in time
     #: or deactivates it for its maximum execution time
     eviction: tuple[str, str] | None = None
@@ -540,6 +542,7 @@ class Admissions:
                     # (its one pod cannot move and the Workload dies with it: the assignment is kept,
                     # no usage assumed; admitting clears unhealthyNodes)
                     plan.second_placed[name] = (flavor, ktas.Placement(*wl.topology_assignments[name]))
+                    plan.second_kept = True
                     continue
                 snap = state.snapshots[flavor]
                 merged, found, why = snap.replacement(requests[name], wl.topology_assignments[name][1], node,

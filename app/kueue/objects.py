@@ -328,7 +328,7 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
         delayed=delayed,
         unhealthy_nodes=_unhealthy_nodes(status, join_pointer(ptr, "status"), ident),
         pod_owned=_owned_by_single_pod(meta, ptr, ident, annotations),
-        on_hold=_on_hold(status),
+        on_hold=on_hold(status),
         raw_admission=status.get("admission") if isinstance(status.get("admission"), dict) else None,
         reclaimable=reclaimable.read(status, join_pointer(ptr, "status"), ident),
         check_updates=podsetupdates.read(status, join_pointer(ptr, "status"), ident),
@@ -418,9 +418,10 @@ def _owned_by_single_pod(meta: dict[str, Any], ptr: str, ident: dict[str, str], 
     return refs[0].get("kind") == "Pod" and refs[0].get("apiVersion") == "v1"
 
 
-def _on_hold(status: dict[str, Any]) -> bool:
-    """``IsOnHold``: the QuotaReserved condition (the first of that type) is False with reason OnHold."""
-    conds = status.get("conditions")
+def on_hold(status: Any) -> bool:
+    """``IsOnHold``: the QuotaReserved condition (the first of that type) is False with reason
+    OnHold (``status``: a Workload's, as given)."""
+    conds = status.get("conditions") if isinstance(status, dict) else None
     cond = next((c for c in (conds if isinstance(conds, list) else ())
                  if isinstance(c, dict) and c.get("type") == "QuotaReserved"), None)  # fmt: skip
     return cond is not None and cond.get("status") == "False" and cond.get("reason") == "OnHold"

@@ -599,6 +599,15 @@ class Cycle:
                           self.usage if self.ledger is not None else None)  # fmt: skip
         return [Target(h, why) for h, why in fair.targets()]
 
+    def renominate(self, e: Entry, asg: fa.Assignment) -> tuple[fa.Assignment, list[Any]]:
+        """``updateAssignmentIfNeeded``'s recomputation: :meth:`nominate` again from the first
+        flavor, each podSet's resources kept to the flavors ``asg`` nominated (``NominationMapping``)."""
+        e.resume, e.pinned = {}, {name: dict(fl) for name, fl in asg.flavors.items()}
+        try:
+            return self.nominate(e)
+        finally:
+            e.pinned = None
+
     def nominate(self, e: Entry) -> tuple[fa.Assignment, list[Any]]:
         """``getInitialAssignments``: the flavors, and the preemption targets when they need
         some; when neither fits at the full counts, partial admission's search over
@@ -914,6 +923,16 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
     halted = False  # the scheduler blocked (blockAdmission): nothing more happens in this answer
     cycle_no = 0
 
+    def requeued(e: Entry, asg: fa.Assignment) -> bool:
+        """A Workload left with flavors to try goes back to its queue's front, to go on from the
+        next flavor in the next cycle (``PendingFlavors``); not past ``cycles``' last one."""
+        if not asg.pending_flavors or e.retries >= MAX_RETRIES or last:
+            return False
+        e.retries += 1
+        e.resume = dict(asg.tried)
+        pending[e.queue].push_front(e)
+        return True
+
     def block(q: str, head: str, why: str) -> None:
         blocked.add(q)
         for rest in pending[q]:
@@ -947,32 +966,24 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
             strict = node.strategy == "StrictFIFO"
             deferred = False
             if overlap_recompute and any(t.holder.key in cycle.preempted for t in targets):
-                # (updateAssignmentIfNeeded, RecomputeAssignmentUponPreemptionTargetsOverlap: again
-                # from the first flavor, each podSet's resources kept to the flavors it was
-                # nominated, with the other preemptors' targets gone; off: skipped below)
-                e.resume, e.pinned = {}, {name: dict(fl) for name, fl in asg.flavors.items()}
+                # (updateAssignmentIfNeeded, RecomputeAssignmentUponPreemptionTargetsOverlap: with
+                # the other preemptors' targets gone; off: skipped below)
                 with cycle.removed(list(cycle.preempted.values())):
-                    asg, targets = cycle.nominate(e)
-                e.pinned = None
+                    asg, targets = cycle.renominate(e, asg)
                 deferred = asg.fit
             elif (tas_recompute and asg.placed and cycle.fits(node, asg.usage, targets)
                     and not cycle.fits(node, asg.usage, targets, e, asg.placed)):
                 # (FitsCheckNoTAS, updateAssignmentIfNeeded: the Workloads before it in this cycle
-                # took its domains; Kueue assigns again on the snapshot as it is now from the
-                # first flavor, kept to the nominated ones, TASRecomputeAssignmentWithinSchedulingCycle)
-                e.resume, e.pinned = {}, {name: dict(fl) for name, fl in asg.flavors.items()}
-                asg, targets = cycle.nominate(e)
-                e.pinned = None
+                # took its domains; Kueue assigns again on the snapshot as it is now,
+                # TASRecomputeAssignmentWithinSchedulingCycle)
+                asg, targets = cycle.renominate(e, asg)
             if not asg.no_fit and not asg.fit and not targets and node.reclaim != "Any":
                 reserved += _reserve_unreclaimable(node, asg)
                 if cycle.tas is not None and asg.placed:  # (its TAS placement too, for the cycle: netUsage)
                     cycle.tas.admit(RESERVING + e.key, asg.placed, e.tas_requests)
                     reserved_tas.append(RESERVING + e.key)
             if asg.no_fit or (not asg.fit and not targets):
-                if asg.pending_flavors and e.retries < MAX_RETRIES and not last:  # (kept LastAssignment: requeued at once)
-                    e.retries += 1
-                    e.resume = dict(asg.tried)
-                    pending[e.queue].push_front(e)
+                if requeued(e, asg):  # (kept LastAssignment: requeued at once)
                     continue
                 out[e.key] = Verdict(False, asg.why or asg.message(ps.name for ps in e.pod_sets) or (
                     f"insufficient quota in ClusterQueue {e.queue} (and its cohort) for every flavor of some resource "
@@ -990,10 +1001,7 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                 continue
             overlap = any(t.holder.key in cycle.preempted for t in targets)
             if overlap or not cycle.fits(node, asg.usage, targets, e, asg.placed):
-                if asg.pending_flavors and e.retries < MAX_RETRIES and not last:  # Kueue requeues it, goes on from the next flavor
-                    e.retries += 1
-                    e.resume = dict(asg.tried)
-                    pending[e.queue].push_front(e)
+                if requeued(e, asg):  # Kueue requeues it, goes on from the next flavor
                     continue
                 out[e.key] = Verdict(False, OVERLAPPING if overlap else NO_LONGER_FITS,  # (the scheduler's markSkipped)
                                      quota_reason=fa.WAITING_FOR_QUOTA)  # fmt: skip

@@ -34,6 +34,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.kueue import apps, jobs, limitrange
+from app.kueue.objects import on_hold
 
 MULTIKUEUE_ORIGIN = "kueue.x-k8s.io/multikueue-origin"
 MULTIKUEUE_ORIGIN_UID = "kueue.x-k8s.io/multikueue-origin-uid"
@@ -129,11 +130,8 @@ def _holds_quota(wl: dict) -> bool:
 
 
 def _on_hold(wl: dict) -> bool:
-    """``IsOnHold``: its QuotaReserved condition False with reason ``OnHold`` (not admissible)."""
-    status = wl.get("status") if isinstance(wl.get("status"), dict) else {}
-    conds = status.get("conditions") if isinstance(status.get("conditions"), list) else []
-    return any(isinstance(c, dict) and c.get("type") == "QuotaReserved" and c.get("status") == "False"
-               and c.get("reason") == "OnHold" for c in conds)  # fmt: skip
+    """``IsOnHold`` of a Workload as given (:func:`app.kueue.objects.on_hold`)."""
+    return on_hold(wl.get("status"))
 
 
 def _gate_note(job: jobs.Job) -> str:
