@@ -20,6 +20,12 @@ class AdmissionOptions(DecisionOptions):
                     "tests run it: a Workload skipped or left with flavors to try is not tried again, and those no cycle "
                     "reached are Pending). Default: cycles until every Workload had its attempts, including the ones "
                     "Kueue requeues at once.")  # fmt: skip
+    topologyWhatIf: bool = Field(
+        False, description="With ClusterQueues but no ResourceFlavor with a topologyName, place the Workloads that "
+        "request topology-aware scheduling in the snapshot's topology (HyperNodes, a Topology, options.topology) as a "
+        "what-if. Default false, as Kueue: they wait with NoMatchingFlavor (\"does not support "
+        "TopologyAwareScheduling\"). Without ClusterQueues quota is not modelled and every answer is a what-if."
+    )  # fmt: skip
 
 
 class PodSetTopologyRequest(BaseModel):

@@ -38,7 +38,7 @@ from app.errors import InputError
 from app.kueue import jobs
 from tests.kube import priority_class
 from tests.test_admissions import body, one, post, problem
-from tests.test_kueue_quota import cq, flavor, lq, reasons
+from tests.test_kueue_quota import cq, flavor, lq, reasons, tas_flavor
 
 GVK = ("Job", "batch")
 LONG = ("marketing-campaign-autumn-2024-region-north-america-department-digital-strategy-sub-department-social-"
@@ -474,6 +474,12 @@ def queues(gpus: int = 16) -> list[dict[str, Any]]:
     return [flavor("f"), cq("cq", {"f": gpus}), lq("lq", "cq")]
 
 
+def tas_queues(gpus: int = 16) -> list[dict[str, Any]]:
+    """:func:`queues` with ``f`` a TAS flavor of the body's Topology ``default`` (Kueue admits a
+    Workload requesting topology-aware scheduling only on one)."""
+    return [tas_flavor("f"), cq("cq", {"f": gpus}), lq("lq", "cq")]
+
+
 def wl_key(j: dict[str, Any]) -> str:
     return f"ml/{jobs.workload_name(j['metadata']['name'], j['metadata'].get('uid', ''))}"
 
@@ -627,10 +633,13 @@ def test_a_manifest_takes_the_webhooks_default_local_queue_and_priority_class(cl
 
 def test_topology_annotations_on_the_template_constrain_the_workload(client):
     j = job("train", 2, pod_annotations={REQ: "cloud.com/rack"})
-    w = one(post(client, body([], queues() + [j])), wl_key(j))
+    w = one(post(client, body([], tas_queues() + [j])), wl_key(j))
     assert w["reason"] == "Admitted" and w["podSetUpdates"][0]["nodeSelector"].keys() == {"cloud.com/block", "cloud.com/rack"}
-    err = problem(client, body([], queues() + [job("train", 2, pod_annotations={REQ: "cloud.com/zone"})]))
-    assert err["pointer"] == f"/objects/12/spec/template/metadata/annotations/{esc(REQ)}"
+    # a level the flavor's Topology lacks: Kueue's HasLevel refuses the flavor (no 422: its webhook does not check)
+    z = job("train", 2, pod_annotations={REQ: "cloud.com/zone"})
+    w = one(post(client, body([], tas_queues() + [z])), wl_key(z))
+    assert (w["admitted"], w["quotaReservedReason"]) == (False, "NoMatchingFlavor")
+    assert 'Flavor "f" does not contain the requested level' in w["message"]
 
 
 @pytest.mark.parametrize(("status", "meta", "why"), [
@@ -855,21 +864,21 @@ def test_a_jobs_topology_annotations_are_parsed_as_go_parses_them(client):
     for value in ("True", "1", "t"):
         j = job("other", 1, uid="")
         j["spec"]["template"]["metadata"]["annotations"] = {jobs.ANN_UNCONSTRAINED: value}
-        [w] = post(client, body([], queues(32) + [j]))["workloads"]
+        [w] = post(client, body([], tas_queues(32) + [j]))["workloads"]
         assert w["admitted"], value
     for size, count in (("+2", 2), ("2", 3)):  # (3 pods in slices of 2: answered, not a 422)
         j = job("other", count, uid="")
         j["spec"]["template"]["metadata"]["annotations"] = {SLICE: "cloud.com/rack", SIZE: size}
-        [w] = post(client, body([], queues(32) + [j]))["workloads"]
+        [w] = post(client, body([], tas_queues(32) + [j]))["workloads"]
         assert w["workload"] == wl_key(j) and (w["admitted"] or count == 3), (size, count)
     # a Workload object is still held to the divisibility check
     from tests.test_admissions import pod_set, workload
     wl = workload("w", pod_set(count=3, tr={"podSetSliceRequiredTopology": "cloud.com/rack", "podSetSliceSize": 2}))
-    assert "must divide" in problem(client, body([wl], queues(32)))["detail"]
+    assert "must divide" in problem(client, body([wl], tas_queues(32)))["detail"]
     # an existing Job (no webhook check) whose annotation does not parse: Kueue cannot build its Workload
     j = job("other", 1)
     j["spec"]["template"]["metadata"]["annotations"] = {jobs.ANN_UNCONSTRAINED: "yes"}
-    a = post(client, body([], queues(32) + [job("train", 1), j]))
+    a = post(client, body([], tas_queues(32) + [job("train", 1), j]))
     assert any("ml/other: no Workload: its template's topology annotations do not parse" in x for x in a["warnings"])
 
 

@@ -29,7 +29,7 @@ import pytest
 from app.kueue import jobs
 from tests.kube import priority_class
 from tests.test_admissions import body, post, problem
-from tests.test_kueue_quota import cq, flavor, lq
+from tests.test_kueue_quota import cq, flavor, lq, tas_flavor
 
 Q = jobs.QUEUE_LABEL
 REQ, PREF, GROUP = jobs.ANN_REQUIRED, jobs.ANN_PREFERRED, jobs.ANN_GROUP
@@ -238,6 +238,11 @@ def queues(gpus: int = 64) -> list[dict[str, Any]]:
     return [flavor("f"), cq("cq", {"f": gpus}), lq("lq", "cq"), JOBSETS]
 
 
+def tas_queues(gpus: int = 64) -> list[dict[str, Any]]:
+    """:func:`queues` with ``f`` a TAS flavor (Kueue admits a topology request only on one)."""
+    return [tas_flavor("f"), cq("cq", {"f": gpus}), lq("lq", "cq"), JOBSETS]
+
+
 def warned(a: dict[str, Any], text: str) -> bool:
     return any(text in w for w in a["warnings"])
 
@@ -279,7 +284,7 @@ def test_jobset_required_topology_is_per_replicated_job(client):
     # workers need one rack each for their 2 pods x 1 replica; the launcher is unconstrained
     js = training("train", rjob("launcher", 1, 1, 1, gpu=8),
                   rjob("workers", 1, 2, 2, gpu=8, pod_annotations={REQ: R}))
-    a = post(client, body([], queues() + [js]))
+    a = post(client, body([], tas_queues() + [js]))
     [w] = a["workloads"]
     workers = w["admission"]["podSetAssignments"][1]
     assert workers["name"] == "workers" and w["admitted"]
@@ -293,12 +298,12 @@ def test_jobset_podset_group_places_leader_and_workers_in_one_domain(client):
     # a launcher of 1 and workers of 3, grouped at rack level: 4 pods of 8 GPUs exceed a rack (2 nodes)
     js = training("train", rjob("launcher", 1, 1, 1, gpu=8, pod_annotations={REQ: R, GROUP: "g"}),
                   rjob("workers", 3, 1, 1, gpu=8, pod_annotations={REQ: R, GROUP: "g"}))
-    a = post(client, body([], queues() + [js]))
+    a = post(client, body([], tas_queues() + [js]))
     assert not a["workloads"][0]["admitted"]
     # at block level (4 nodes) they fit, together
     js = training("train", rjob("launcher", 1, 1, 1, gpu=8, pod_annotations={REQ: B, GROUP: "g"}),
                   rjob("workers", 3, 1, 1, gpu=8, pod_annotations={REQ: B, GROUP: "g"}))
-    a = post(client, body([], queues() + [js]))
+    a = post(client, body([], tas_queues() + [js]))
     [w] = a["workloads"]
     from tests.test_admissions import domains
 

@@ -65,7 +65,7 @@ import pytest
 from app.kueue import jobs
 from tests.kube import priority_class
 from tests.test_admissions import body, post
-from tests.test_kueue_quota import cq, flavor, lq
+from tests.test_kueue_quota import cq, flavor, lq, tas_flavor
 
 Q = jobs.QUEUE_LABEL
 REQ, PREF, GROUP = jobs.ANN_REQUIRED, jobs.ANN_PREFERRED, jobs.ANN_GROUP
@@ -616,11 +616,14 @@ def _gpu_replica(count: int | None, **annotations: str) -> dict[str, Any]:
         "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "1", "nvidia.com/gpu": "8"}}}]}}}
 
 
-def _answer(client, kind: jobs.Kind, specs: dict[str, Any], *extra: dict[str, Any], **kw: Any) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+def _answer(client, kind: jobs.Kind, specs: dict[str, Any], *extra: dict[str, Any], tas: bool = False,  # type: ignore[no-untyped-def]
+            **kw: Any) -> dict[str, Any]:  # fmt: skip
+    """``tas``: ``f`` is a TAS flavor (Kueue admits a topology request only on one)."""
     job = make_kf(kind, specs, "train", "ml", labels={Q: "lq"}, uid="uid-train", **kw)
     config = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration",
               "integrations": {"frameworks": [kind.framework]}}  # fmt: skip
-    return post(client, body([], [flavor("f"), cq("cq", {"f": 64}), lq("lq", "cq"), config, job, *extra]))
+    f = tas_flavor("f") if tas else flavor("f")
+    return post(client, body([], [f, cq("cq", {"f": 64}), lq("lq", "cq"), config, job, *extra]))
 
 
 @pytest.mark.parametrize("kind", [PYTORCH, TF, XGB, PADDLE, JAX, MPI], ids=lambda k: k.kind)
@@ -692,7 +695,7 @@ def test_a_jaxjob_manifest_with_a_prebuilt_workload_is_refused(client):
 def test_a_kubeflow_jobs_required_topology_is_per_replica_type(client):
     from tests.test_admissions import domains
 
-    a = _answer(client, PYTORCH, {"Master": _gpu_replica(1), "Worker": _gpu_replica(2, **{REQ: RACK})})
+    a = _answer(client, PYTORCH, {"Master": _gpu_replica(1), "Worker": _gpu_replica(2, **{REQ: RACK})}, tas=True)
     [w] = a["workloads"]
     workers = w["admission"]["podSetAssignments"][1]
     assert w["admitted"] and len({d[0][:2] for d in domains(workers)}) == 1

@@ -65,16 +65,11 @@ and Gangplank accepts, as Go's cache does; "flavor not allowed by annotations" c
 honour (ConcurrentAdmission, alpha, not modelled), but the answer is the same: flavor-b's taint
 leaves only flavor-a.
 
-Results: ``TestIsNoFitDueToCapacityAndLimits`` 17 pass, 1 strict xfail, 1 skipped;
-``TestIsPreferred`` 8 pass, 2 skipped.
-
-Differences: "TAS not supported" (strict xfail): a podSet requiring topology level ``rack`` in a
-ClusterQueue with no TAS flavor and no Topology. Kueue's assigner refuses both flavors
-(``checkPodSetAndFlavorMatchForTAS``, tas_flavorassigner.go:167: "does not support
-TopologyAwareScheduling") -> ``NoMatchingFlavor``; Gangplank answers 422 for the unknown level
-(``app/kueue/mapping.py`` ``_check_levels``), and with a Topology ``rack`` present it skips
-``_tas_match`` (only called when the snapshot holds a TAS flavor), admits quota on ``flavor-a`` and
-answers ``NoFit`` with no ``quotaReservedReason``.
+Results: ``TestIsNoFitDueToCapacityAndLimits`` 18 pass, 1 skipped; ``TestIsPreferred`` 8 pass,
+2 skipped. "TAS not supported" (a podSet requiring topology level ``rack`` in a ClusterQueue with
+no TAS flavor and no Topology: ``checkPodSetAndFlavorMatchForTAS`` refuses both flavors,
+``NoMatchingFlavor``) was a strict xfail until Gangplank's what-if for that case moved behind
+``options.topologyWhatIf``.
 """
 
 from __future__ import annotations
@@ -86,7 +81,7 @@ import pytest
 from tests.kube import request, roomy_node
 from tests.test_admissions import one, post
 from tests.test_kueue_flavor_assigner_upstream import check_assignment, gates, pod, rf
-from tests.test_kueue_scheduler_upstream import ONE_CYCLE, adm, cohort, cq, fq, lq, ps, psa, wl, xfail
+from tests.test_kueue_scheduler_upstream import ONE_CYCLE, adm, cohort, cq, fq, lq, ps, psa, wl
 
 NS = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "ns"}}
 RESOURCES = ("cpu",)
@@ -155,14 +150,6 @@ def tas(count_cpu: str, level: str = "rack") -> dict[str, Any]:
     return {**ps("main", 1, {"cpu": count_cpu}), "topologyRequest": {"required": level}}
 
 
-_TAS_NOT_SUPPORTED = (
-    "Gangplank answers 422 (\"topology level 'rack' does not exist\", app/kueue/mapping.py _check_levels, called "
-    "from after_build for every running plan) where Kueue has no such check and its assigner refuses both flavors: "
-    "checkPodSetAndFlavorMatchForTAS (pkg/scheduler/flavorassigner/tas_flavorassigner.go:167) returns 'Flavor "
-    "\"flavor-a\" does not support TopologyAwareScheduling' for a podSet explicitly requesting TAS and a flavor "
-    "without topologyName covering a resource it asks for -> NoMatchingFlavor. With a Topology 'rack' added the "
-    "answer is reason NoFit, quotaReservedReason null: mapping.py line 353 calls _tas_match only 'if tas_flavors' "
-    "(the snapshot holds a TAS flavor), so quota admits it on flavor-a and placement then fails")
 NO_FIT = [
     nofit("succeeds to schedule on flavor-a", ps("main", 1, {"cpu": "1"}), "",
           state=adm("cq", psa("main", ("cpu", "flavor-a", "1")))),
@@ -182,7 +169,7 @@ NO_FIT = [
     nofit("prioritization of structural mismatch over capacity mismatch",
           pod("main", 1, {"cpu": "3", "memory": "20Gi"}, nodeSelector={"type": "wrong"}), "NoMatchingFlavor"),
     # Go: no Topology, a ClusterQueue without TAS flavors; the podSet requires level rack
-    nofit("TAS not supported", tas("1"), "NoMatchingFlavor", marks=xfail(_TAS_NOT_SUPPORTED)),
+    nofit("TAS not supported", tas("1"), "NoMatchingFlavor"),
     nofit("TAS level not supported", tas("1", "block"), "NoMatchingFlavor", queue=CQ_TAS, flavors=TAS_FLAVORS,
           objects=(TOPOLOGY,)),
     nofit("TAS only flavor mismatch", pod("main", 1, {"cpu": "1"}, nodeSelector={"type": "wrong"}), "NoMatchingFlavor",

@@ -16,6 +16,14 @@ def flavor(name: str, **labels: str) -> dict[str, Any]:
     return {"apiVersion": V2, "kind": "ResourceFlavor", "metadata": {"name": name}, "spec": {"nodeLabels": labels}}
 
 
+def tas_flavor(name: str, topology: str = "default") -> dict[str, Any]:
+    """A TAS flavor of ``topology`` (the Topology of tests.test_admissions.body); its ``nodeLabels``
+    (which Kueue's CRD requires beside a topologyName) hold every node of that body."""
+    f = flavor(name, **{"kubernetes.io/os": "linux"})
+    f["spec"]["topologyName"] = topology
+    return f
+
+
 def cq(name: str, flavors: dict[str, int], cohort: str | None = None, borrowing: int | None = None,
        lending: int | None = None, **spec: Any) -> dict[str, Any]:  # fmt: skip
     """A ClusterQueue covering cpu and GPUs: ``flavors`` maps each flavor to its GPU quota
@@ -225,12 +233,42 @@ def test_a_resource_no_group_covers_is_never_admitted(client):
 
 
 def test_quota_of_a_workload_that_does_not_fit_the_topology_goes_to_the_next(client):
-    # 'rack' asks for 24 GPUs in one rack (racks hold 16): it gets quota first (priority) but
-    # does not fit; the next round gives the quota to 'small'
+    # options.topologyWhatIf (no TAS flavor): 'rack' asks for 24 GPUs in one rack (racks hold
+    # 16): it gets quota first (priority) but does not fit; the next round gives the quota to 'small'
     objs = [flavor("f"), cq("cq", {"f": 24}), lq("lq", "cq")]
     rack = workload("rack", pod_set(count=3, tr={"required": "cloud.com/rack"}), priority=9, queueName="lq")
-    a = post(client, body([rack, wl("small", 16, priority=1)], objs))
+    what_if = body([rack, wl("small", 16, priority=1)], objs)
+    what_if["options"]["topologyWhatIf"] = True
+    a = post(client, what_if)
     assert reasons(a) == {"ml/rack": "NoFit", "ml/small": "Admitted"}
+    assert any("options.topologyWhatIf places them" in w for w in a["warnings"])
+    # on a TAS flavor, Kueue's own: the flavor assigner finds no rack for it, no quota taken
+    a = post(client, body([rack, wl("small", 16, priority=1)], [tas_flavor("f"), cq("cq", {"f": 24}), lq("lq", "cq")]))
+    assert reasons(a) == {"ml/rack": "InsufficientQuota", "ml/small": "Admitted"}
+    assert one(a, "ml/rack")["quotaReservedReason"] == "TopologyPlacementFailed"
+
+
+def test_a_workload_requesting_tas_without_a_tas_flavor_waits_as_in_kueue(client):
+    # checkPodSetAndFlavorMatchForTAS: a podSet requesting TAS explicitly cannot take a flavor
+    # without a topologyName that covers a resource it asks for; no other flavor: NoMatchingFlavor
+    objs = [flavor("f"), cq("cq", {"f": 24}), lq("lq", "cq")]
+    rack = workload("rack", pod_set(count=1, tr={"required": "cloud.com/rack"}), queueName="lq")
+    a = post(client, body([rack, wl("plain", 8)], objs))
+    assert reasons(a) == {"ml/rack": "InsufficientQuota", "ml/plain": "Admitted"}
+    w = one(a, "ml/rack")
+    assert w["quotaReservedReason"] == "NoMatchingFlavor"
+    assert 'Flavor "f" does not support TopologyAwareScheduling' in w["message"]
+    assert any("they wait as in Kueue" in x and "options.topologyWhatIf: true" in x for x in a["warnings"])
+    # the option: placed in the snapshot's Topology as a what-if
+    what_if = body([rack, wl("plain", 8)], objs)
+    what_if["options"]["topologyWhatIf"] = True
+    assert reasons(post(client, what_if)) == {"ml/rack": "Admitted", "ml/plain": "Admitted"}
+
+
+def test_topology_what_if_must_be_a_boolean(client):
+    b = body([wl("w", 8)], [flavor("f"), cq("cq", {"f": 24}), lq("lq", "cq")])
+    b["options"]["topologyWhatIf"] = "yes"
+    assert problem(client, b)["pointer"] == "/options/topologyWhatIf"
 
 
 def test_a_workload_without_a_local_queue_or_cluster_queue_is_never_admitted(client):

@@ -73,8 +73,14 @@ def read_input(envelope: dict[str, Any], settings: Settings) -> tuple[dict[str, 
         if cycles is not None and (type(cycles) is not int or not 1 <= cycles <= MAX_CYCLES):
             raise InputError(f"'kueueCycles' must be an integer from 1 to {MAX_CYCLES} (or null: until every Workload "
                              "had its attempts)", "/options/kueueCycles")  # fmt: skip
-    if isinstance(options, dict) and ("topologyName" in options or "kueueCycles" in options):
-        envelope = {**envelope, "options": {k: v for k, v in options.items() if k not in ("topologyName", "kueueCycles")}}
+    what_if = False
+    if isinstance(options, dict) and "topologyWhatIf" in options:
+        what_if = options["topologyWhatIf"]
+        if type(what_if) is not bool:
+            raise InputError("'topologyWhatIf' must be true or false", "/options/topologyWhatIf")
+    own = ("topologyName", "kueueCycles", "topologyWhatIf")
+    if isinstance(options, dict) and any(k in options for k in own):
+        envelope = {**envelope, "options": {k: v for k, v in options.items() if k not in own}}
     kueue = KueueObjects()
     jin = jobs.JobInput()
     if envelope.get("objects") is not None:
@@ -110,7 +116,7 @@ def read_input(envelope: dict[str, Any], settings: Settings) -> tuple[dict[str, 
     if not workloads:
         raise InputError("the request needs 'workloads': Kueue Workload objects to admit, and none of the jobs "
                          f"gets one from Kueue ({'; '.join(kueue.unmodelled[-3:])})", "/workloads")  # fmt: skip
-    return envelope, Admissions(workloads, kueue, topology_name, settings.max_objects, cycles)
+    return envelope, Admissions(workloads, kueue, topology_name, settings.max_objects, cycles, what_if)
 
 
 def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueObjects, workloads: list[Workload],

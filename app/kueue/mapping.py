@@ -142,11 +142,14 @@ class Admissions:
     """The Workloads of one request, mapped onto the draft and checked after the build."""
 
     def __init__(self, workloads: list[Workload], kueue: KueueObjects, topology_name: str | None,
-                 max_objects: int, cycles: int | None = None) -> None:  # fmt: skip
+                 max_objects: int, cycles: int | None = None, what_if: bool = False) -> None:  # fmt: skip
         self.workloads = workloads
         self.kueue = kueue
         self.topology_name = topology_name  # options.topologyName
         self.cycles = cycles  # options.kueueCycles: at most that many of Kueue's scheduling cycles
+        #: options.topologyWhatIf: with ClusterQueues and no TAS flavor, a Workload requesting TAS is
+        #: placed in the snapshot's topology as a what-if (Kueue: NoMatchingFlavor)
+        self.what_if = what_if
         self.max_objects = max_objects
         self.plans: list[Plan] = []
         self.levels: lv.Levels | None = None
@@ -316,7 +319,9 @@ class Admissions:
         entries, unchecked, by_key = [], [], {}
         tas_flavors = frozenset(name for name, f in k.flavors.items() if f.topology_name)
         levels_of = {t.name: set(t.levels) for t in d.topologies if t.kind == "kueue"}
-        no_tas_flavor: list[str] = []  # Workloads requesting TAS in a snapshot without TAS flavors
+        # Workloads requesting TAS in a snapshot without TAS flavors (a what-if's set aside ones too)
+        no_tas_flavor = [p.key for p in self.plans if not tas_flavors and p.state == NO_FIT
+                         and any(_explicit_tas(ps.topology) for ps in p.wl.pod_sets)]  # fmt: skip
         for plan in self.plans:
             if plan.state != RUN:
                 continue
@@ -352,7 +357,10 @@ class Admissions:
                 continue
             ok = {ps.name: {name: _usable(f, ps) for name, f in k.flavors.items()} for ps in wl.pod_sets}
             tas_only = all(f in tas_flavors for f, _ in k.cluster_queues.get(cq, []))  # (IsTASOnly)
-            why = _tas_match(wl, k, tree.queues[cq], tas_only, levels_of, ok) if tas_flavors else {}
+            if tas_flavors or not self.what_if:
+                why = _tas_match(wl, k, tree.queues[cq], tas_only, levels_of, ok)
+            else:
+                why = {}
             if not tas_flavors and any(_explicit_tas(ps.topology) for ps in wl.pod_sets):
                 no_tas_flavor.append(plan.key)
             shapes = [quota.PodSetShape(ps.name, {**{r: 0 for r in sorted(ps.zero)}, **k.resources.quota_requests(ps.request)},
@@ -367,10 +375,17 @@ class Admissions:
                                        tas_delayed=_delayed(tree.queues[cq], k, tas_flavors)))  # fmt: skip
             by_key[plan.key] = plan
         if no_tas_flavor:
-            self.notes.append(f"{len(no_tas_flavor)} Workload(s) (e.g. {no_tas_flavor[0]}) request topology-aware scheduling, "
-                              "but no ResourceFlavor has a topologyName: Kueue would admit none of them (\"Flavor ... does not "
-                              "support TopologyAwareScheduling\"); this answer places them in the snapshot's topology "
-                              "as a what-if")  # fmt: skip
+            no_tas_flavor.sort()
+            if self.what_if:
+                self.notes.append(f"{len(no_tas_flavor)} Workload(s) (e.g. {no_tas_flavor[0]}) request topology-aware "
+                                  "scheduling, but no ResourceFlavor has a topologyName: Kueue would admit none of them "
+                                  "(\"Flavor ... does not support TopologyAwareScheduling\"); options.topologyWhatIf places "
+                                  "them in the snapshot's topology as a what-if")  # fmt: skip
+            else:
+                self.notes.append(f"{len(no_tas_flavor)} Workload(s) (e.g. {no_tas_flavor[0]}) request topology-aware "
+                                  "scheduling, but no ResourceFlavor has a topologyName: they wait as in Kueue "
+                                  "(NoMatchingFlavor: \"Flavor ... does not support TopologyAwareScheduling\"); "
+                                  "options.topologyWhatIf: true places them in the snapshot's topology as a what-if")  # fmt: skip
         ledger = None
         if k.admission_fair_sharing is not None and any(n.usage_based for n in tree.queues.values()):
             usage = {lq: afs.read_local_queue(*v) for lq, v in sorted(k.local_queue_objects.items())}
