@@ -20,7 +20,8 @@ Source: volcano-sh/volcano at ed72c7c815a9fd547a787134676f73d42e9d049c:
 
 How a Go row maps to a decision: allocate (``actions/allocate/allocate.go:985-993``
 ``predicate``) puts a task on a node only if ``task.InitResreq`` is within the node's
-``FutureIdle``. Each row's pod (Go's spec, containers named as Go names them or ``c<i>``) is a
+``FutureIdle``. Each row's pod (Go's spec; containers Go leaves unnamed are ``c<i>``, init
+containers ``i<i>``) is a
 pending pod posted with one Node whose allocatable is exactly what Go's expected ``Resource``
 holds (cpu, memory, hugepages; 110 pods): it binds. Then, for each of cpu, memory and every
 hugepage the row counts above 0, a Node short by one unit (1m, 1 byte) of that one resource:

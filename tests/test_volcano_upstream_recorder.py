@@ -151,8 +151,9 @@ def test_a_jobs_hypernode_widens_to_the_lca_of_the_old_and_the_chosen():
     (here s0, recovered from its running pods r-0 and r-1, which fill n0 and n1) and the
     decision is node2 (here s1, the only tier-1 HyperNode with room for j-0); the job's
     HyperNode becomes their LCA, ancestor1 (here s4, tier 2 = the job's highest tier)."""
-    objs = [N(n, "1") for n in ("n0", "n1", "n2", "n3")] + TREE + [queue("q1"), PG("j", min_member=2, nt=HARD2, running=True),
-            T("r-0", "j", node="n0"), T("r-1", "j", node="n1"), T("j-0", "j")]  # fmt: skip
+    objs = [N(n, "1") for n in ("n0", "n1", "n2", "n3")] + TREE + [
+        queue("q1"), PG("j", min_member=2, nt=HARD2, running=True),
+        T("r-0", "j", node="n0"), T("r-1", "j", node="n1"), T("j-0", "j")]  # fmt: skip
     out = decide(objs)
     assert bound(out).get("j-0") in S1
     assert hyper(out) == "s4"
