@@ -54,8 +54,9 @@ How a Go case maps to a request (builders of :mod:`tests.test_kueue_tas_schedule
   ``tas-node-a`` / ``tas-node-b`` with 4 cpu each, Topology ``tas-topo``.
 * ``QuotaReserved`` reason: ``resolveNoFitReason`` gives ``NoMatchingFlavor`` for a NoFit podSet
   without flavor attempts (a podSet requesting nothing outside a group); a NoFit podSet whose
-  (group's) attempts all fit gives ``""`` (Kueue then writes a condition with an empty reason,
-  which the API server refuses): those cases do not check the answer's reason.
+  (group's) attempts all fit gives ``""`` (Kueue then patches a ``QuotaReserved`` condition with an
+  empty reason, which the Workload CRD refuses: ``reason`` has ``minLength: 1``; Gangplank answers
+  ``Pending``): those cases do not check the answer's reason.
 
 Not transcribed:
 
@@ -77,18 +78,18 @@ Differences (strict xfails; :data:`LEADER_FLAVOR`, :data:`NO_TAS_FLAVOR`, :data:
 :data:`GROUP_LEVELS`, :data:`NO_TAS_CACHE`):
 
 * a podSet requesting nothing takes no flavor in Gangplank, in a topology group or not, and is
-  admitted without a ``topologyAssignment`` (``app/kueue/flavorassigner.py`` ``assign``: a
-  group member keeps only the resources it requests; ``app/kueue/quota.py``
-  ``Cycle.tas_requests`` skips a podSet without a TAS flavor; ``check_tas_flavors`` checks only
-  for several TAS flavors). Kueue gives a group member the group's TAS flavors
-  (``flavorassigner.go:935-942`` ``resolvePodSetFlavors``) and places it with its group, and
-  refuses one without a group (``tas_flavorassigner.go:147-148`` ``ErrNoTASFlavorAssigned``),
+  admitted without a ``topologyAssignment`` (``app/kueue/flavorassigner.py:294-296`` ``assign``: a
+  group member keeps only the resources it requests; ``app/kueue/quota.py:657``
+  ``Cycle.tas_requests`` skips a podSet without a TAS flavor; ``flavorassigner.py:300``
+  ``check_tas_flavors`` checks only for several TAS flavors). Kueue gives a group member the group's TAS flavors
+  (``flavorassigner.go:933-941`` ``resolvePodSetFlavors``) and places it with its group, and
+  refuses one without a group (``tas_flavorassigner.go:156-157`` ``ErrNoTASFlavorAssigned``),
   one with several TAS flavors and one in a ClusterQueue without TAS flavors
-  (``tas_flavorassigner.go:99-100`` ``ErrNoTASCacheInformation``);
+  (``tas_flavorassigner.go:97-98`` ``ErrNoTASCacheInformation``);
 * the message of ``MultipleTASFlavorsAssignedError``: Gangplank's ``podSet main: more than one TAS
   flavor assigned: tas-a, tas-b`` (``app/kueue/flavorassigner.py:309``), Kueue's ``failed to
   assign flavors to pod set main: more than one TAS flavor assigned: tas-a, tas-b``
-  (``flavorassigner.go:235`` ``Assignment.Message``);
+  (``flavorassigner.go:236`` ``Assignment.Message``);
 * a Workload whose group members ask for different topology levels is a 422 in Gangplank
   (``app/kueue/objects.py:804`` ``_check_groups``); Kueue's Workload webhook and CRD do not check
   it (only a job's webhook does, ``jobframework/tas_validation.go`` ``ValidatePodSetGroupingTopology``),
@@ -153,18 +154,18 @@ TIE = hostname(("tas-node-a", 1))
 
 LEADER_FLAVOR = pytest.mark.xfail(strict=True, reason=(
     "a podSet requesting nothing in a topology group keeps no flavor and gets no topologyAssignment in Gangplank "
-    "(app/kueue/flavorassigner.py assign keeps a group member's own resources; app/kueue/quota.py "
+    "(app/kueue/flavorassigner.py:294-296 assign keeps a group member's own resources; app/kueue/quota.py:657 "
     "Cycle.tas_requests skips a podSet without a TAS flavor); Kueue gives it the group's TAS flavors "
-    "(flavorassigner.go:935-942 resolvePodSetFlavors) and places it with its group"))
+    "(flavorassigner.go:933-941 resolvePodSetFlavors) and places it with its group"))
 NO_TAS_FLAVOR = pytest.mark.xfail(strict=True, reason=(
     "a TAS podSet that took no TAS flavor (requesting nothing, or a group member whose group took several) is "
-    "admitted by Gangplank (app/kueue/flavorassigner.py check_tas_flavors checks only a podSet's own several "
-    "TAS flavors); Kueue's onlyTASFlavor (tas_flavorassigner.go:138-155) makes it NoFit: ErrNoTASFlavorAssigned "
+    "admitted by Gangplank (app/kueue/flavorassigner.py:300 check_tas_flavors checks only a podSet's own several "
+    "TAS flavors); Kueue's onlyTASFlavor (tas_flavorassigner.go:144-165) makes it NoFit: ErrNoTASFlavorAssigned "
     "/ MultipleTASFlavorsAssignedError"))
 GROUP_LEVELS = pytest.mark.xfail(strict=True, reason=(
     "Gangplank refuses (422, app/kueue/objects.py:804 _check_groups) a Workload whose podSets of one "
     "podSetGroupName ask for different topology levels; Kueue's Workload webhook and CRD accept it and its "
-    "scheduler answers ErrNoTASCacheInformation for the leader (tas_flavorassigner.go:99-100)"))
+    "scheduler answers ErrNoTASCacheInformation for the leader (tas_flavorassigner.go:97-98)"))
 
 
 def lws_case(name: str, pod_sets: list[dict[str, Any]], cluster_queue: dict[str, Any], *,
@@ -285,12 +286,12 @@ TAS_ONE = rf("tas", "tas-topo", node_labels=TAS)
 
 NO_TAS_CACHE = pytest.mark.xfail(strict=True, reason=(
     "a podSet requiring a topology level, requesting nothing, in a ClusterQueue without TAS flavors is admitted by "
-    "Gangplank without a topologyAssignment; Kueue's podSetTopologyRequest (tas_flavorassigner.go:99-100) makes "
+    "Gangplank without a topologyAssignment; Kueue's podSetTopologyRequest (tas_flavorassigner.go:97-98) makes "
     "it NoFit: ErrNoTASCacheInformation"))
 TAS_MESSAGE = pytest.mark.xfail(strict=True, reason=(
     "MultipleTASFlavorsAssignedError's message: Gangplank answers 'podSet main: more than one TAS flavor assigned: "
     "tas-a, tas-b' (app/kueue/flavorassigner.py:309 check_tas_flavors); Kueue's Assignment.Message "
-    "(flavorassigner.go:235) gives 'failed to assign flavors to pod set main: more than one TAS flavor assigned: "
+    "(flavorassigner.go:236) gives 'failed to assign flavors to pod set main: more than one TAS flavor assigned: "
     "tas-a, tas-b'"))
 
 ERROR_CASES = [
