@@ -58,6 +58,15 @@ How a Go case maps to a request (builders of :mod:`tests.test_kueue_tas_schedule
   empty reason, which the Workload CRD refuses: ``reason`` has ``minLength: 1``; Gangplank answers
   ``Pending``): those cases do not check the answer's reason.
 
+Beyond the tables: :func:`test_a_leaderworkerset_leader_requesting_nothing_is_placed_with_its_workers`
+posts the first LWS case as the object it is about (a LeaderWorkerSet manifest whose leader template
+requests nothing; Kueue's LWS integration builds the grouped Workload), and
+:func:`test_several_tas_flavors_leave_the_workload_pending` pins what Gangplank already shares with
+Kueue in the "more than one TAS flavor" case (pending, no preemption) apart from its message.
+
+Counts: 14 Go cases transcribed (5 + 3 + 2 + 4) plus those 2 tests: 7 pass, 9 strict xfails (the
+differences below); 5 Go cases / checks not transcribed (skipped placeholders).
+
 Not transcribed:
 
 * ``TestWorkloadsTopologyRequests_ElasticJobsValidation``'s 4 cases of an elastic Workload
