@@ -49,9 +49,11 @@ and compares the admissions in the cache (``wantAdmissionsOnSecondSchedule``). M
     the first cycle) and the deleted Workload gone, with ``kueueCycles`` 1 (2 for the MergePatch
     scenarios: Go's second and third ``schedule`` calls). It checks the same thing as Go's second
     cycle because the Workload Go schedules again carries no flavor scan progress there: in
-    "scheduling on the first flavor is unblocked after some workloads were deleted" its scan
-    reached the last flavor (``spot``), so ``TriedFlavorIdx`` is -1 and the next scan starts
-    at the first (``flavorassigner.go`` lines 1231-1236); in the two preemption cases
+    "scheduling on the first flavor is unblocked after some workloads were deleted" no flavor
+    fits (NoFit on ``on-demand`` and ``spot``), so its podSet gets no flavor, no flavor index is
+    recorded for ``cpu`` (``Assignment.append``, ``flavorassigner.go`` lines 1017-1040) and the
+    next scan starts at the first flavor (``NextFlavorToTryForPodSetResource``,
+    ``pkg/workload/workload.go`` lines 226-238); in the two preemption cases
     ``markPreemptionOutcome`` cleared ``LastAssignment`` (``scheduler.go`` line 292). A fresh
     request, which has no progress, starts where Go does.
 
