@@ -84,8 +84,8 @@ dropped, every cycle would stop at ``tas-flavor-1`` again and it would never be 
 
 Not transcribed (``test_not_transcribed``, skipped, with the reason):
 
-* ``TestLastSchedulingContext``, the four cases' ``UnadmittedWorkloadsObservability: false``
-  scenarios: Gangplank does not model the gate's off state for the scheduler's conditions (a
+* ``TestLastSchedulingContext``, every case's two ``UnadmittedWorkloadsObservability: false``
+  scenarios (the first cycle's conditions; the admissions after the second do not depend on it): Gangplank does not model the gate's off state for the scheduler's conditions (a
   Configuration turning it off is named in the warnings, decided as with it on).
 * ``TestLastAssignmentOutdated``, the other nine cases: each needs the ClusterQueue generation
   to advance, or the Workload's scheduling shape to change, between the cycle that recorded the
