@@ -18,7 +18,7 @@ Sources (kubernetes-sigs/kueue, mirror commit ``ff69552e79ad21652c36caa97038382e
   the LocalQueue weight, +Inf for a weight ≤ 0); its callers ``pkg/cache/queue/cluster_queue.go:
   733-771`` (the pending heap's order by LocalQueue usage), ``pkg/workload/workload.go:492-524``
   (``CalcLocalQueueFSUsage``, the preemption candidates' LocalQueue usage, which
-  ``snapshot.go:339-343`` computes for every admitted Workload of a usage-based ClusterQueue: an
+  ``snapshot.go:336-345`` computes for every admitted Workload of a usage-based ClusterQueue: an
   error there fails the whole snapshot) and ``pkg/scheduler/scheduler.go:1348``
   (``updateEntryPenalty``).
 

@@ -69,6 +69,8 @@ Not transcribed (:func:`test_not_transcribed`):
   bookkeeping (a counter bumped per update, an index), in no answer.
 * ``TestSnapshotLog``: the ``TAS Snapshot Free Capacity`` log line (its JSON and its order): a
   log, in no answer.
+* ``TestSnapshotAddRemoveWorkloadWithLendingLimit``: already transcribed, in
+  ``tests/test_kueue_count_in_upstream.py``.
 
 Differences: "cohorts with cycles and their cqs excluded from snapshot" (strict xfail):
 Gangplank refuses a request with a Cohort cycle (422, ``app/kueue/quota.py:395-401``), where
