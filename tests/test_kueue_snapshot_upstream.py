@@ -575,9 +575,9 @@ def test_snapshot_add_remove_workload(client, remove, add, c1, c2, cohort_usage)
     per_cq: dict[str, dict[FR, int]] = {"c1": {}, "c2": {}}
     for n in left:
         a = ADD_REMOVE_WLS[n]["status"]["admission"]
-        for r, f in a["podSetAssignments"][0]["flavors"].items():
-            fr = (f, r)
-            per_cq[a["clusterQueue"]][fr] = per_cq[a["clusterQueue"]].get(fr, 0) + millis(r, a["podSetAssignments"][0]["resourceUsage"][r])
+        mine, assigned = per_cq[a["clusterQueue"]], a["podSetAssignments"][0]
+        for r, f in assigned["flavors"].items():
+            mine[(f, r)] = mine.get((f, r), 0) + millis(r, assigned["resourceUsage"][r])
     assert {k: v for k, v in c1.items() if v} == per_cq["c1"] and {k: v for k, v in c2.items() if v} == per_cq["c2"]
     assert cohort_usage == {fr: c1.get(fr, 0) + c2.get(fr, 0) for fr in cohort_usage}
     free = {fr: SUBTREE[fr] - cohort_usage[fr] for fr in SUBTREE}
