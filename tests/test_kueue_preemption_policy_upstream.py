@@ -112,7 +112,7 @@ from tests.test_kueue_preemption_upstream import cq as pcq
 from tests.test_kueue_preemption_upstream import fq as pfq
 from tests.test_kueue_preemption_upstream import lq as plq
 from tests.test_kueue_preemption_upstream import rf as prf
-from tests.test_kueue_scheduler_upstream import adm, cohort, cq, fq, lq, namespace, psa, rf, wl
+from tests.test_kueue_scheduler_upstream import ONE_CYCLE, adm, cohort, cq, fq, lq, namespace, psa, rf, wl
 
 CONFIG_V2 = "config.kueue.x-k8s.io/v1beta2"
 BOOST = "kueue.x-k8s.io/priority-boost"  # controllerconstants.PriorityBoostAnnotationKey
@@ -355,7 +355,8 @@ def nodes() -> list[dict[str, Any]]:
 @pytest.mark.parametrize("objects, workloads, admitted, pending, preempted, preempting, messages", SCHED_CASES)
 def test_schedule_recompute_preemption_targets(client, objects, workloads, admitted, pending, preempted,  # type: ignore[no-untyped-def]
                                                preempting, messages):  # fmt: skip
-    answer = post(client, request(nodes() + FIXTURES + objects, workloads=workloads))
+    # (Go's runScheduleTestCases: one schedule call)
+    answer = post(client, request(nodes() + FIXTURES + objects, workloads=workloads, options=ONE_CYCLE))
     assert {w["workload"] for w in answer["workloads"]} == set(admitted) | set(pending)
     victims = {p["workload"]: p.get("kueueReason") for w in answer["workloads"] for p in w["preemptions"]}
     assert victims == preempted, answer["workloads"]

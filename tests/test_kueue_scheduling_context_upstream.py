@@ -119,18 +119,13 @@ Counts: TestLastSchedulingContext 6 cases, all transcribed (first cycle and seco
 the latter under both patch scenarios; observability on); TestLastAssignmentOutdated 1 of 10;
 TestRequeueAndUpdate 2 of 5 (end to end, fixtures of their own).
 
-Differences (strict xfail):
-
-* :func:`test_skipped_workload_is_tried_again_next_cycle` ("skipped with summary"): Kueue puts
-  every skipped Workload back in the active heap (``scheduler.go`` lines 1167-1170,
-  ``RequeueReasonFailedAfterNomination``; ``cluster_queue.go`` lines 831-835: immediate) and tries
-  it again in the next cycle, whatever its flavor scan progress. Gangplank tries a skipped
-  Workload again only when its scan stopped before the group's last flavor
-  (``app/kueue/quota.py`` ``admit_in_order``'s ``requeued``, line 929, called at line 1004);
-  otherwise its answer is final ("Workload no longer fits after processing another workload").
-  In the fixture Kueue's second cycle has ``x`` reclaim the quota ``w`` borrows (``Preempting``,
-  ``w`` ``InCohortReclamation``); the answer leaves ``x`` pending and preempts nothing, with
-  ``kueueCycles: 2`` and with the default cycles alike.
+Differences found and fixed: :func:`test_skipped_workload_is_tried_again_next_cycle` ("skipped
+with summary"): Kueue puts every skipped Workload back in the active heap (``scheduler.go`` lines
+1167-1170, ``RequeueReasonFailedAfterNomination``; ``cluster_queue.go`` lines 831-835: immediate)
+and tries it again in the next cycle, whatever its flavor scan progress; Gangplank tried a skipped
+Workload again only when its scan stopped before the group's last flavor (``admit_in_order``'s
+``requeued``), so ``x`` stayed pending where Kueue's second cycle has it reclaim the quota ``w``
+borrows. Now every skipped Workload is requeued.
 """
 
 from __future__ import annotations
@@ -440,10 +435,6 @@ def test_skipped_workload_condition(client):  # type: ignore[no-untyped-def]
     assert victims(answer) == {}
 
 
-@pytest.mark.xfail(strict=True, reason="a Workload skipped in a cycle whose flavor scan reached the group's last "
-                   "flavor gets no further attempt in the answer (admit_in_order's requeued() needs pending flavors); "
-                   "Kueue puts every skipped Workload back in the active heap (FailedAfterNomination, immediate) and "
-                   "tries it in the next cycle, where x reclaims w's borrowed quota")  # fmt: skip
 @pytest.mark.parametrize("cycles", [2, None], ids=["kueueCycles 2", "default cycles"])
 def test_skipped_workload_is_tried_again_next_cycle(client, cycles):  # type: ignore[no-untyped-def]
     """scheduler_test.go TestRequeueAndUpdate "skipped with summary", the queue: a skipped entry

@@ -13,7 +13,7 @@ from typing import Any
 from app.kueue import assignment as asg
 from app.kueue import tas
 from app.kueue.objects import TopologyRequest
-from tests.kube import node, pod, request
+from tests.kube import NOW, node, pod, request
 from tests.test_admissions import domains, one, post
 
 B, R, H = "cloud.com/block", "cloud.com/rack", "kubernetes.io/hostname"
@@ -217,9 +217,12 @@ def test_recompute_within_the_cycle_when_an_earlier_head_took_the_domain(client)
                                                                      created="2026-11-23T11:01:00Z")]  # fmt: skip
     a = answer(client, objs, wls)
     assert placed(one(a, "ml/a")) == [(("n3",), 3)] and placed(one(a, "ml/b")) == [(("n1",), 3)]
-    off = answer(client, objs + objects([B, R, H], gates={"TASRecomputeAssignmentWithinSchedulingCycle": False})[-1:], wls)
-    b = one(off, "ml/b")
+    # off: skipped in the cycle ("no longer fits", one schedule call); Kueue requeues a skipped
+    # Workload at once (FailedAfterNomination), and the next cycle places it on r1
+    off_objs = objs + objects([B, R, H], gates={"TASRecomputeAssignmentWithinSchedulingCycle": False})[-1:]
+    b = one(post(client, request(off_objs, workloads=wls, options={"now": NOW, "kueueCycles": 1})), "ml/b")
     assert (b["admitted"], b["message"]) == (False, "Workload no longer fits after processing another workload")
+    assert placed(one(answer(client, off_objs, wls), "ml/b")) == [(("n1",), 3)]
 
 
 def test_hostname_assignment_lists_domains_in_level_values_order(client):

@@ -886,11 +886,12 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
     again without that one's victims (``RecomputeAssignmentUponPreemptionTargetsOverlap``:
     a Workload that then fits waits for them, one that still overlaps is skipped); one that
     no longer fits is skipped; else it takes its quota and is admitted, or names its
-    targets (``Preempting``). A Workload that waits (NoFit, Preempt without targets) or is
-    skipped, whose flavor search stopped before a group's last flavor, is tried again in the
-    next cycle from the next flavor (Kueue keeps its ``LastAssignment`` and requeues it at
-    once: ``requeueIfNotPresent`` with ``PendingFlavors``, ``NextFlavorToTryForPodSetResource``),
-    at most :data:`MAX_RETRIES` times. A preemptor stays its queue's head until its victims are gone
+    targets (``Preempting``). A Workload that waits (NoFit, Preempt without targets) whose
+    flavor search stopped before a group's last flavor, and every skipped one, is tried again
+    in the next cycle from the next flavor (Kueue keeps its ``LastAssignment`` and requeues it
+    at once: ``requeueIfNotPresent`` with ``PendingFlavors``, or a skipped entry's
+    ``RequeueReasonFailedAfterNomination``; ``NextFlavorToTryForPodSetResource``), at most
+    :data:`MAX_RETRIES` times. A preemptor stays its queue's head until its victims are gone
     (Kueue requeues it at once): the rest of its queue waits behind it. Past ``stop_at``
     (``time.perf_counter``), the Workloads not yet tried are ``truncated``. ``fair``: fair
     sharing's preemption strategies when it is on (:mod:`app.kueue.fairsharing` orders the
@@ -923,10 +924,13 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
     halted = False  # the scheduler blocked (blockAdmission): nothing more happens in this answer
     cycle_no = 0
 
-    def requeued(e: Entry, asg: fa.Assignment) -> bool:
-        """A Workload left with flavors to try goes back to its queue's front, to go on from the
-        next flavor in the next cycle (``PendingFlavors``); not past ``cycles``' last one."""
-        if not asg.pending_flavors or e.retries >= MAX_RETRIES or last:
+    def requeued(e: Entry, asg: fa.Assignment, skipped: bool = False) -> bool:
+        """A Workload left with flavors to try (``PendingFlavors``), or skipped in this cycle
+        (``RequeueReasonFailedAfterNomination``: ``requeueAndUpdate`` gives it to any entry that
+        was nominated, which ``RequeueIfNotPresent`` takes as immediate), goes back to its queue's
+        front, to go on from the next flavor in the next cycle (its ``LastAssignment`` kept:
+        ``FlavorFungibilityPreserveScanProgress``); not past ``cycles``' last one."""
+        if not (skipped or asg.pending_flavors) or e.retries >= MAX_RETRIES or last:
             return False
         e.retries += 1
         e.resume = dict(asg.tried)
@@ -1001,7 +1005,7 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                 continue
             overlap = any(t.holder.key in cycle.preempted for t in targets)
             if overlap or not cycle.fits(node, asg.usage, targets, e, asg.placed):
-                if requeued(e, asg):  # Kueue requeues it, goes on from the next flavor
+                if requeued(e, asg, skipped=True):  # Kueue requeues it at once, goes on from the next flavor
                     continue
                 out[e.key] = Verdict(False, OVERLAPPING if overlap else NO_LONGER_FITS,  # (the scheduler's markSkipped)
                                      quota_reason=fa.WAITING_FOR_QUOTA)  # fmt: skip
