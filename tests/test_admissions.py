@@ -334,11 +334,13 @@ def test_kueues_schema_refuses_the_pre_v1beta2_slice_shape():
     assert admission_problems(old, "kueue.x-k8s.io/v1beta1")  # v1beta1 wants domains
 
 
-def test_options_topology_name_overrides_the_flavor(client):
+def test_options_topology_name_names_the_answers_topology_not_a_tas_flavors(client):
+    # options.topologyName names the answer's topology (the what-if's); a podSet Kueue's TAS
+    # places on a flavor stays in that flavor's Topology (by-rack: the rack level alone)
     b = body([workload("f", pod_set(count=2, tr={"required": R}))], flavor_objects(), options={"topologyName": "default"})
     a = post(client, b)
     assert a["topology"]["name"] == "default"
-    assert domains(one(a, "ml/f")["podSets"][0]) == [(("b2", "r1"), 2)]  # the flavor still picks block b2
+    assert domains(one(a, "ml/f")["podSets"][0]) == [(("r1",), 2)]  # the flavor still picks block b2's rack
 
 
 def test_hypernode_tree_label_levels_when_no_topology(client):
@@ -506,7 +508,7 @@ def test_example_kueue_admission_answers_as_the_readme_says():
     assert pre["admission"]["clusterQueue"] == "gpu-cq" and fine["admission"] is None
 
 
-def test_flavors_naming_two_topologies_are_a_422_and_a_missing_one_makes_the_queue_inactive(client):
+def test_flavors_naming_two_topologies_place_in_each_and_a_missing_one_makes_the_queue_inactive(client):
     other = [
         {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ResourceFlavor", "metadata": {"name": "plain"},
          "spec": {"nodeLabels": {OS: "linux"}, "topologyName": "default"}},
@@ -516,10 +518,16 @@ def test_flavors_naming_two_topologies_are_a_422_and_a_missing_one_makes_the_que
         {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "LocalQueue", "metadata": {"name": "lq2", "namespace": "ml"},
          "spec": {"clusterQueue": "cq2"}},
     ]  # fmt: skip
-    wls = [workload("a", pod_set()), workload("b", pod_set(), queueName="lq2")]
-    err = problem(client, body(wls, flavor_objects() + other))
-    assert err["pointer"] == "/workloads/1/spec/queueName"
-    assert "'by-rack'" in err["detail"] and "'default'" in err["detail"]
+    # Kueue's TAS places each TAS flavor's podSets in that flavor's Topology: several in one answer
+    wls = [workload("a", pod_set(count=2, tr={"required": R})), workload("b", pod_set(count=2, tr={"required": R}),
+                                                                          queueName="lq2")]  # fmt: skip
+    other[1]["spec"]["resourceGroups"][0]["coveredResources"] = ["cpu", "nvidia.com/gpu"]
+    other[1]["spec"]["resourceGroups"][0]["flavors"][0]["resources"].insert(0, {"name": "cpu", "nominalQuota": "100"})
+    a = post(client, body(wls, flavor_objects() + other))
+    assert a["topology"] == {"name": None, "source": "none", "levels": []}
+    assert any("several Topologies (by-rack, default)" in w for w in a["warnings"])
+    ta, tb = (one(a, f"ml/{n}")["podSets"][0]["topologyAssignment"] for n in "ab")
+    assert ta["levels"] == [R] and tb["levels"] == [B, R]
     # a flavor naming a Topology the snapshot lacks: Kueue makes its ClusterQueue inactive
     # (TopologyNotFound), so the Workload waits (clusterqueue.go's inactiveReason)
     ghost = [{"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ResourceFlavor", "metadata": {"name": "tas"},

@@ -64,8 +64,8 @@ requests nothing; Kueue's LWS integration builds the grouped Workload), and
 :func:`test_several_tas_flavors_leave_the_workload_pending` pins what Gangplank already shares with
 Kueue in the "more than one TAS flavor" case (pending, no preemption) apart from its message.
 
-Counts: 14 Go cases transcribed (5 + 3 + 2 + 4) plus those 2 tests: 7 pass, 9 strict xfails (the
-differences below); 5 Go cases / checks not transcribed (skipped placeholders).
+Counts: 14 Go cases transcribed (5 + 3 + 2 + 4) plus those 2 tests: all 16 pass; 5 Go cases /
+checks not transcribed (skipped placeholders).
 
 Not transcribed:
 
@@ -83,26 +83,15 @@ Not transcribed:
   and the ``WorkloadTASRequests`` map: internal values; the answer shows them as admitted /
   pending, the message and the placements.
 
-Differences (strict xfails; :data:`LEADER_FLAVOR`, :data:`NO_TAS_FLAVOR`, :data:`TAS_MESSAGE`,
-:data:`GROUP_LEVELS`, :data:`NO_TAS_CACHE`):
-
-* a podSet requesting nothing takes no flavor in Gangplank, in a topology group or not, and is
-  admitted without a ``topologyAssignment`` (``app/kueue/flavorassigner.py:294-296`` ``assign``: a
-  group member keeps only the resources it requests; ``app/kueue/quota.py:657``
-  ``Cycle.tas_requests`` skips a podSet without a TAS flavor; ``flavorassigner.py:300``
-  ``check_tas_flavors`` checks only for several TAS flavors). Kueue gives a group member the group's TAS flavors
-  (``flavorassigner.go:933-941`` ``resolvePodSetFlavors``) and places it with its group, and
-  refuses one without a group (``tas_flavorassigner.go:156-157`` ``ErrNoTASFlavorAssigned``),
-  one with several TAS flavors and one in a ClusterQueue without TAS flavors
-  (``tas_flavorassigner.go:97-98`` ``ErrNoTASCacheInformation``);
-* the message of ``MultipleTASFlavorsAssignedError``: Gangplank's ``podSet main: more than one TAS
-  flavor assigned: tas-a, tas-b`` (``app/kueue/flavorassigner.py:309``), Kueue's ``failed to
-  assign flavors to pod set main: more than one TAS flavor assigned: tas-a, tas-b``
-  (``flavorassigner.go:236`` ``Assignment.Message``);
-* a Workload whose group members ask for different topology levels is a 422 in Gangplank
-  (``app/kueue/objects.py:804`` ``_check_groups``); Kueue's Workload webhook and CRD do not check
-  it (only a job's webhook does, ``jobframework/tas_validation.go`` ``ValidatePodSetGroupingTopology``),
-  so Kueue schedules it.
+Differences found and fixed (they were strict xfails): a podSet requesting nothing took no
+flavor, in a topology group or not, and was admitted without a ``topologyAssignment``
+(``fa.assign`` kept a group member's own resources only; now ``_resolved``, Kueue's
+``resolvePodSetFlavors``); a TAS podSet with no TAS flavor, or in a ClusterQueue without TAS
+flavors, was admitted (``fa.check_tas_flavors`` now has ``onlyTASFlavor``'s and
+``podSetTopologyRequest``'s three errors, with ``Assignment.Message``'s wording ``failed to assign
+flavors to pod set <name>: ...``); a Workload whose group members ask for different topology
+levels was a 422 (now only in the what-if, which places a group under one constraint; Kueue's
+TAS places a group at its workers' level).
 """
 
 from __future__ import annotations
@@ -161,20 +150,6 @@ LWS_TOPOLOGIES = [topology("tas-topo-a", H), topology("tas-topo-b", H)]
 #: ``tas-node-a`` stay 4 (``example.com/gpu-b`` bounds them), so it goes there too.
 TIE = hostname(("tas-node-a", 1))
 
-LEADER_FLAVOR = pytest.mark.xfail(strict=True, reason=(
-    "a podSet requesting nothing in a topology group keeps no flavor and gets no topologyAssignment in Gangplank "
-    "(app/kueue/flavorassigner.py:294-296 assign keeps a group member's own resources; app/kueue/quota.py:657 "
-    "Cycle.tas_requests skips a podSet without a TAS flavor); Kueue gives it the group's TAS flavors "
-    "(flavorassigner.go:933-941 resolvePodSetFlavors) and places it with its group"))
-NO_TAS_FLAVOR = pytest.mark.xfail(strict=True, reason=(
-    "a TAS podSet that took no TAS flavor (requesting nothing, or a group member whose group took several) is "
-    "admitted by Gangplank (app/kueue/flavorassigner.py:300 check_tas_flavors checks only a podSet's own several "
-    "TAS flavors); Kueue's onlyTASFlavor (tas_flavorassigner.go:144-165) makes it NoFit: ErrNoTASFlavorAssigned "
-    "/ MultipleTASFlavorsAssignedError"))
-GROUP_LEVELS = pytest.mark.xfail(strict=True, reason=(
-    "Gangplank refuses (422, app/kueue/objects.py:804 _check_groups) a Workload whose podSets of one "
-    "podSetGroupName ask for different topology levels; Kueue's Workload webhook and CRD accept it and its "
-    "scheduler answers ErrNoTASCacheInformation for the leader (tas_flavorassigner.go:97-98)"))
 
 
 def lws_case(name: str, pod_sets: list[dict[str, Any]], cluster_queue: dict[str, Any], *,
@@ -205,27 +180,22 @@ def worker(name: str, resource: str, group: str | None = "group1", *, topology_r
 LWS_CASES = [
     lws_case("leader without a managed request infers the group's TAS flavor",
              [leader(), worker("worker", GPU_A)], CQ_A_MEM_B,
-             admitted=adm(psa("leader", (GPU_A, "tas-a", "0"), ta=TIE), psa("worker", (GPU_A, "tas-a", "1"), ta=TIE)),
-             marks=LEADER_FLAVOR),
+             admitted=adm(psa("leader", (GPU_A, "tas-a", "0"), ta=TIE), psa("worker", (GPU_A, "tas-a", "1"), ta=TIE))),
     lws_case("leader without a group is rejected (ClusterQueue-wide fallback is not supported)",
              [leader(group=None), worker("worker", GPU_A, group=None)], CQ_A,
-             message="failed to assign flavors to pod set leader: no TAS flavor assigned", reason=NO_MATCHING,
-             marks=NO_TAS_FLAVOR),
+             message="failed to assign flavors to pod set leader: no TAS flavor assigned", reason=NO_MATCHING),
     lws_case("peers in the same group resolving to different TAS flavors are rejected",
              [leader(), worker("worker-a", GPU_A), worker("worker-b", GPU_B)], CQ_A_B,
-             message="failed to assign flavors to pod set leader: more than one TAS flavor assigned: tas-a, tas-b",
-             marks=NO_TAS_FLAVOR),
+             message="failed to assign flavors to pod set leader: more than one TAS flavor assigned: tas-a, tas-b"),
     lws_case("multiple groups: leaders infer flavors from their own groups",
              [leader("leader1"), worker("worker1", GPU_A), leader("leader2", "group2"),
               worker("worker2", GPU_B, "group2")], CQ_A_B,
              admitted=adm(psa("leader1", (GPU_A, "tas-a", "0"), ta=TIE), psa("worker1", (GPU_A, "tas-a", "1"), ta=TIE),
-                          psa("leader2", (GPU_B, "tas-b", "0"), ta=TIE), psa("worker2", (GPU_B, "tas-b", "1"), ta=TIE)),
-             marks=LEADER_FLAVOR),
+                          psa("leader2", (GPU_B, "tas-b", "0"), ta=TIE), psa("worker2", (GPU_B, "tas-b", "1"), ta=TIE))),
     lws_case("leader in group where peer resolves to non-TAS flavor is rejected",
              [leader(), worker("worker", GPU_A, topology_request=False)], CQ_NON_TAS,
              message="failed to assign flavors to pod set leader: workload requires Topology, but there is no TAS "
-                     "cache information",
-             marks=GROUP_LEVELS),
+                     "cache information"),
 ]
 
 
@@ -265,7 +235,6 @@ def lws_template(requests: dict[str, str]) -> dict[str, Any]:
     return {"metadata": {"annotations": {REQ: H, GROUP: "lws"}}, "spec": {"containers": [container]}}
 
 
-@LEADER_FLAVOR
 def test_a_leaderworkerset_leader_requesting_nothing_is_placed_with_its_workers(client):  # type: ignore[no-untyped-def]
     """flavorassigner_test.go ``TestAssignFlavors_LeaderWorkerSetTASFlavor`` "leader without a
     managed request infers the group's TAS flavor", from the object it is about: a
@@ -293,32 +262,22 @@ CPU_NODES = [gnode(n, {"cpu": "4", "pods": "32"}, {**TAS, H: n}) for n in ("tas-
 TAS_TOPO = topology("tas-topo", H)
 TAS_ONE = rf("tas", "tas-topo", node_labels=TAS)
 
-NO_TAS_CACHE = pytest.mark.xfail(strict=True, reason=(
-    "a podSet requiring a topology level, requesting nothing, in a ClusterQueue without TAS flavors is admitted by "
-    "Gangplank without a topologyAssignment; Kueue's podSetTopologyRequest (tas_flavorassigner.go:97-98) makes "
-    "it NoFit: ErrNoTASCacheInformation"))
-TAS_MESSAGE = pytest.mark.xfail(strict=True, reason=(
-    "MultipleTASFlavorsAssignedError's message: Gangplank answers 'podSet main: more than one TAS flavor assigned: "
-    "tas-a, tas-b' (app/kueue/flavorassigner.py:309 check_tas_flavors); Kueue's Assignment.Message "
-    "(flavorassigner.go:236) gives 'failed to assign flavors to pod set main: more than one TAS flavor assigned: "
-    "tas-a, tas-b'"))
 
 ERROR_CASES = [
     pytest.param(CPU_NODES + [TAS_TOPO, TAS_ONE, rf("default"), cq("tas-main", [fq("default", ("cpu", "4"))])],
                  ps("main", 1, {}, required=H),
                  "failed to assign flavors to pod set main: workload requires Topology, but there is no TAS cache "
                  "information", NO_MATCHING,
-                 id="workload requires Topology, but there is no TAS cache information", marks=NO_TAS_CACHE),
+                 id="workload requires Topology, but there is no TAS cache information"),
     pytest.param(CPU_NODES + [TAS_TOPO, TAS_ONE, cq("tas-main", [fq("tas", ("cpu", "4"))])],
                  ps("main", 1, {}, required=H),
                  "failed to assign flavors to pod set main: no TAS flavor assigned", NO_MATCHING,
-                 id="workload requires Topology, but there is no TAS flavor assigned", marks=NO_TAS_FLAVOR),
+                 id="workload requires Topology, but there is no TAS flavor assigned"),
     pytest.param(CPU_NODES + [TAS_TOPO, *[rf(f, "tas-topo", node_labels=TAS) for f in ("tas-a", "tas-b")],
                               cq("tas-main", [fq("tas-a", ("cpu", "4"))], [fq("tas-b", ("memory", "4Gi"))])],
                  ps("main", 1, {"cpu": "1", "memory": "1Gi"}, required=H),
                  "failed to assign flavors to pod set main: more than one TAS flavor assigned: tas-a, tas-b", None,
-                 id="more than one TAS flavor assigned (onlyTASFlavor fails); RepresentativeMode must be NoFit",
-                 marks=TAS_MESSAGE),
+                 id="more than one TAS flavor assigned (onlyTASFlavor fails); RepresentativeMode must be NoFit"),
 ]
 
 
@@ -334,7 +293,7 @@ def test_a_tas_podset_without_exactly_one_tas_flavor_is_not_admitted(  # type: i
 def test_several_tas_flavors_leave_the_workload_pending(client):  # type: ignore[no-untyped-def]
     """flavorassigner_test.go ``TestWorkloadsTopologyRequests_ErrorBranches`` "more than one TAS
     flavor assigned (onlyTASFlavor fails); RepresentativeMode must be NoFit": the Workload is
-    NoFit: pending, no preemption (its message is :data:`TAS_MESSAGE`'s difference)."""
+    NoFit: pending, no preemption, with Kueue's message."""
     objects, pod_set = ERROR_CASES[2].values[:2]
     got = one(answer_for(client, objects, [wl("wl", pod_set)]), "default/wl")
     assert (got["admitted"], got["reason"], got["preemptions"]) == (False, "InsufficientQuota", []), got

@@ -613,15 +613,28 @@ def test_a_skipped_workload_with_flavors_left_is_tried_again_from_the_next_flavo
 def test_a_tas_podset_with_two_tas_flavors_has_no_fit():
     """``onlyTASFlavor`` (``MultipleTASFlavorsAssignedError``): only a podSet asking for TAS is
     refused two TAS flavors; a podSet that does not ask keeps them, and one TAS flavor beside a
-    non-TAS flavor is fine."""
+    non-TAS flavor is fine. ``ErrNoTASFlavorAssigned``: one asking for TAS with no TAS flavor;
+    ``ErrNoTASCacheInformation``: a ClusterQueue without TAS flavors. The message is the first
+    such podSet's, in podSet order (``Assignment.Message``)."""
     from app.kueue.flavorassigner import Assignment, check_tas_flavors
 
     tas = frozenset({"tas-a", "tas-b"})
-    asg = Assignment(flavors={"main": {"cpu": "tas-a", "memory": "tas-b"}, "side": {"cpu": "tas-a", "gpu": "plain"}})
-    check_tas_flavors(asg, frozenset({"side"}), tas)
+    cq = Node("cq", "ClusterQueue", groups=[ResourceGroup(("cpu", "gpu"), ["tas-a", "plain"]),
+                                            ResourceGroup(("memory",), ["tas-b"])])  # fmt: skip
+    flavors = {"main": {"cpu": "tas-a", "memory": "tas-b"}, "side": {"cpu": "tas-a", "gpu": "plain"}, "none": {}}
+    asg = Assignment(flavors=dict(flavors))
+    check_tas_flavors(asg, cq, ["side"], tas)
     assert not asg.no_fit
-    check_tas_flavors(asg, frozenset({"main", "side"}), tas)
-    assert asg.no_fit and asg.why == "podSet main: more than one TAS flavor assigned: tas-a, tas-b"
+    check_tas_flavors(asg, cq, ["side", "main", "none"], tas)
+    assert asg.no_fit and asg.no_fit_pod_sets == {"main", "none"}
+    assert asg.why == "failed to assign flavors to pod set main: more than one TAS flavor assigned: tas-a, tas-b"
+    asg = Assignment(flavors=dict(flavors))
+    check_tas_flavors(asg, cq, ["none", "main"], tas)
+    assert asg.why == "failed to assign flavors to pod set none: no TAS flavor assigned"
+    plain = Node("cq", "ClusterQueue", groups=[ResourceGroup(("cpu",), ["plain"])])
+    asg = Assignment(flavors={"none": {}})
+    check_tas_flavors(asg, plain, ["none"], tas)
+    assert asg.why == "failed to assign flavors to pod set none: workload requires Topology, but there is no TAS cache information"
 
 
 def test_fair_sharing_weight_is_read_exactly_not_in_milli_units() -> None:
@@ -656,3 +669,22 @@ def test_quota_past_int64_is_unlimited_as_kueue_reads_it() -> None:
         assert "must not be negative" in str(e)
     else:
         raise AssertionError("a negative quota is refused")
+
+
+def test_a_podset_group_with_different_levels_is_placed_at_its_workers_level(client):
+    """Kueue's Workload webhook does not check that the podSets of one ``podSetGroupName`` ask for
+    one level (only a job's webhook does): its TAS places the group at its workers' level
+    (``findLeaderAndWorkers``: the podSet with more pods). The what-if
+    (``options.topologyWhatIf``, no TAS flavor) places a group under one constraint: a 422 there."""
+    from tests.test_admissions import B, R
+
+    group = workload("g", pod_set("leader", 1, tr={"required": R, "podSetGroupName": "g"}),
+                     pod_set("workers", 2, tr={"required": B, "podSetGroupName": "g"}))  # fmt: skip
+    a = post(client, body([group], [tas_flavor("f"), cq("cq", {"f": 64}), lq("lq", "cq")]))
+    w = one(a, "ml/g")
+    assert w["reason"] == "Admitted", w
+    blocks = {d["values"][0] for ps in w["podSets"] for d in ps["topologyAssignment"]["domains"]}
+    assert len(blocks) == 1 and all(ps["topologyAssignment"]["levels"] == [B, R] for ps in w["podSets"])
+    what_if = body([group], [flavor("f"), cq("cq", {"f": 64}), lq("lq", "cq")])
+    what_if["options"]["topologyWhatIf"] = True
+    assert problem(client, what_if)["pointer"] == "/workloads/0/spec/podSets/1/topologyRequest/required"

@@ -207,8 +207,19 @@ def pending_reason(client, objects: list[dict[str, Any]], queue: str) -> dict[st
 
 
 def no_requests(client, objects: list[dict[str, Any]], held_wls: list[dict[str, Any]], queue: str) -> dict[str, Any]:  # type: ignore[no-untyped-def]
-    """A ``MakeWorkload`` without requests in ``queue``: admitted iff the ClusterQueue is active."""
+    """A ``MakeWorkload`` without requests in ``queue``: admitted iff the ClusterQueue is active
+    (one with resource groups)."""
     return probe(client, objects, held_wls, queue, [ps("main", 1, {})])
+
+
+#: a ClusterQueue without resource groups is TAS-only (``clusterQueue.isTASOnly``: no flavor that is
+#: not a TAS flavor), so a podSet there asks for TAS implicitly and, with no TAS flavor,
+#: ``podSetTopologyRequest`` refuses it: an active queue's answer, not an inactive one's (Suspended)
+NO_GROUPS = "failed to assign flavors to pod set main: workload requires Topology, but there is no TAS cache information"
+
+
+def assert_active_without_groups(w: dict[str, Any]) -> None:
+    assert (w["admitted"], w["quotaReservedReason"], w["message"]) == (False, "NoMatchingFlavor", NO_GROUPS), w
 
 
 def assert_inactive(w: dict[str, Any], queue: str) -> None:
@@ -238,12 +249,11 @@ INDEPENDENT_WLS = [wl("alpha", NS, ps("main", 1, {}), admission=adm("a", psa("ma
 
 def test_independent_cluster_queues_are_active_without_quota(client):  # type: ignore[no-untyped-def]
     """snapshot_test.go TestSnapshot "independent clusterQueues": a and b, no Cohort, no
-    resource groups, each holding its Workload: both active (a Workload without requests is
-    admitted in each, the held ones stay admitted), and neither has quota for anything (1m cpu
-    is not admitted)."""
+    resource groups, each holding its Workload: both active (a Workload without requests gets an
+    active queue's answer, :data:`NO_GROUPS`, not Suspended), and neither has quota for anything
+    (1m cpu is not admitted)."""
     for queue in ("a", "b"):
-        got = no_requests(client, INDEPENDENT, INDEPENDENT_WLS, queue)
-        assert (got["admitted"], got["admission"]["clusterQueue"]) == (True, queue), got
+        assert_active_without_groups(no_requests(client, INDEPENDENT, INDEPENDENT_WLS, queue))
         assert not probe(client, INDEPENDENT, INDEPENDENT_WLS, queue, [ps("main", 1, {"cpu": "1m"})])["admitted"]
 
 
@@ -288,11 +298,11 @@ def test_cohort_snapshot_quota_and_usage(client):  # type: ignore[no-untyped-def
 
 def test_cluster_queue_preemption_is_copied_into_the_snapshot(client):  # type: ignore[no-untyped-def]
     """snapshot_test.go TestSnapshot "clusterQueues with preemption": the ClusterQueue is
-    active (a Workload without requests is admitted); its ``Preemption`` (reclaimWithinCohort
+    active (:data:`NO_GROUPS`, not Suspended); its ``Preemption`` (reclaimWithinCohort
     Any, withinClusterQueue LowerPriority) has no quota to act on, so it is checked on
     Gangplank's own ClusterQueue object (``read_cluster_queue``)."""
     obj = q("with-preemption", preemption={"reclaimWithinCohort": "Any", "withinClusterQueue": "LowerPriority"})
-    assert no_requests(client, [obj], [], "with-preemption")["admitted"] is True
+    assert_active_without_groups(no_requests(client, [obj], [], "with-preemption"))
     node = read_cluster_queue(obj, "/objects/0")
     assert (node.reclaim, node.within, node.borrow_within) == ("Any", "LowerPriority", False)
     default = read_cluster_queue(q("plain"), "/objects/0")  # (defaultPreemption: Never, Never)
@@ -300,11 +310,11 @@ def test_cluster_queue_preemption_is_copied_into_the_snapshot(client):  # type: 
 
 
 def test_cluster_queue_fair_weight_is_copied_into_the_snapshot(client):  # type: ignore[no-untyped-def]
-    """snapshot_test.go TestSnapshot "clusterQueue with fair sharing weight": active, and its
+    """snapshot_test.go TestSnapshot "clusterQueue with fair sharing weight": active (:data:`NO_GROUPS`), and its
     FairWeight is 3 (Gangplank's own ClusterQueue object: no quota, no fair sharing to show it);
     a ClusterQueue without ``fairSharing`` weighs 1 (``defaultWeight``)."""
     obj = q("with-preemption", fairSharing={"weight": "3"})
-    assert no_requests(client, [obj], [], "with-preemption")["admitted"] is True
+    assert_active_without_groups(no_requests(client, [obj], [], "with-preemption"))
     assert read_cluster_queue(obj, "/objects/0").fair_weight == 3.0
     assert read_cluster_queue(q("plain"), "/objects/0").fair_weight == 1.0
 

@@ -389,16 +389,17 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
             continue
         keys = [k for k in plan.pods.get(ps.name, []) if k in placed]
         nodes = [tasks[k].node for k in keys]
-        paths = [tuple(cluster.nodes[n].labels.get(k, "") for k in levels.keys) for n in nodes]
+        lvs = plan.ps_levels.get(ps.name, levels)  # (a TAS flavor's podSet: its flavor's Topology)
+        paths = [tuple(cluster.nodes[n].labels.get(k, "") for k in lvs.keys) for n in nodes]
         entry: dict[str, Any] = {"name": ps.name, "count": len(keys), "topologyAssignment": None}
-        if keys and levels.keys and (plan.tas is None or ps.name in plan.tas):  # (a TAS flavor's podSet only)
-            akeys = levels.assignment_keys
-            values = [p[-1:] if akeys != levels.keys else p for p in paths]
+        if keys and lvs.keys and (plan.tas is None or ps.name in plan.tas):  # (a TAS flavor's podSet only)
+            akeys = lvs.assignment_keys
+            values = [p[-1:] if akeys != lvs.keys else p for p in paths]
             doms = asg.domains(values)
             if ps.name in plan.placed and sorted(plan.placed[ps.name][1].domains) == doms:
                 doms = plan.placed[ps.name][1].domains  # (Kueue's order: by the domains' full paths)
             entry["topologyAssignment"] = asg.v1beta2(akeys, doms) if wl.version == "v1beta2" else asg.v1beta1(akeys, doms)
-            selector = asg.confining_selector(levels.keys, paths)
+            selector = asg.confining_selector(lvs.keys, paths)
         else:
             selector = None
         update = podsetupdates.answer(ps.name, plan.merged[ps.name][0], selector) if ps.name in plan.merged else None

@@ -203,7 +203,7 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
            fungibility: Fungibility | None = None, fair: bool = False,
            resume: dict[tuple[str, str], int] | None = None, groups: dict[str, str] | None = None,
            why: dict[str, dict[str, str]] | None = None,
-           pinned: dict[str, dict[str, str]] | None = None) -> Assignment:  # fmt: skip
+           pinned: dict[str, dict[str, str]] | None = None, tas_flavors: frozenset[str] = frozenset()) -> Assignment:  # fmt: skip
     """``assignFlavors`` over ``pod_sets`` (name, total requests); ``flavors_ok``: per podSet,
     the flavors whose node labels and taints agree with it (``checkFlavorForPodSets``). ``resume``: (podSet,
     resource) -> the flavor index the last attempt stopped at (``LastAssignment``: the
@@ -214,7 +214,8 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
     ``why``: per podSet, per flavor it cannot use, the reason Kueue gives (named in the
     answer when no flavor fits). ``pinned``: podSet -> resource -> flavor, a recomputation's
     ``NominationMapping``: a flavor no podSet of the group was nominated for the resource is
-    skipped (``shouldSkipBasedOnNominationMapping``)."""
+    skipped (``shouldSkipBasedOnNominationMapping``). ``tas_flavors``: the TAS flavors (a
+    group member requesting nothing keeps the group's: ``resolvePodSetFlavors``)."""
     fungibility = fungibility or Fungibility()
     out = Assignment()
     group_of: dict[str, Any] = {}
@@ -292,22 +293,46 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
                 out.borrowing = max(out.borrowing, mode[1])
                 out.usage[(f, r)] = out.usage.get((f, r), 0) + wanted[r]
         if len(members) > 1:
+            covers_pods = "pods" in group_of
             for name, ps_requests in members:
-                out.flavors[name] = {r: f for r, f in chosen.items() if r in ps_requests}
+                out.flavors[name] = _resolved(chosen, ps_requests, covers_pods, tas_flavors)
     return out
 
 
-def check_tas_flavors(out: Assignment, tas_pod_sets: frozenset[str], tas_flavors: frozenset[str]) -> None:
-    """``WorkloadsTopologyRequests``' ``onlyTASFlavor``: a podSet asking for topology-aware
-    scheduling (explicitly, or in a ClusterQueue whose flavors are all TAS flavors) whose
-    resources took more than one TAS flavor has no fit (``MultipleTASFlavorsAssignedError``)."""
-    for ps in sorted(tas_pod_sets):
+def _resolved(chosen: dict[str, str], requests: dict[str, int], covers_pods: bool,
+              tas_flavors: frozenset[str]) -> dict[str, str]:  # fmt: skip
+    """``resolvePodSetFlavors`` for a member of a podSet group: the group's flavors of the
+    resources it requests (``pods`` among them only where the ClusterQueue covers it); one
+    requesting nothing (a LeaderWorkerSet's leader) keeps the group's TAS flavors
+    (``tasFlavorsOnly``), so it is placed with its group."""
+    if any(r != "pods" or covers_pods for r in requests):
+        return {r: f for r, f in chosen.items() if r in requests}
+    return {r: f for r, f in chosen.items() if f in tas_flavors}
+
+
+def check_tas_flavors(out: Assignment, cq: Node, tas_pod_sets: list[str], tas_flavors: frozenset[str]) -> None:
+    """``WorkloadsTopologyRequests``' ``podSetTopologyRequest`` for each podSet asking for
+    topology-aware scheduling (explicitly, or in a ClusterQueue whose flavors are all TAS
+    flavors; in podSet order, count above 0): without a TAS flavor in the ClusterQueue
+    (``ErrNoTASCacheInformation``), with none among its flavors (``onlyTASFlavor``:
+    ``ErrNoTASFlavorAssigned``, a podSet requesting nothing outside a group) or with more than
+    one (``MultipleTASFlavorsAssignedError``) it has no fit (``psError``); the message is the
+    first such podSet's (``Assignment.Message``)."""
+    cq_tas = {f for g in cq.groups for f in g.flavors} & tas_flavors
+    for ps in tas_pod_sets:
         names = sorted({f for f in out.flavors.get(ps, {}).values() if f in tas_flavors})
-        if len(names) > 1:
+        if not cq_tas:
+            err = "workload requires Topology, but there is no TAS cache information"
+        elif not names:
+            err = "no TAS flavor assigned"
+        elif len(names) > 1:
+            err = f"more than one TAS flavor assigned: {', '.join(names)}"
+        else:
+            continue
+        out.no_fit_pod_sets.add(ps)  # (psError: no reason of its own)
+        if not out.no_fit:
             out.no_fit = True
-            out.no_fit_pod_sets.add(ps)  # (psError: no reason of its own)
-            out.why = f"podSet {ps}: more than one TAS flavor assigned: {', '.join(names)}"
-            return
+            out.why = f"failed to assign flavors to pod set {ps}: {err}"
 
 
 def _summed(lists: Iterable[dict[str, int]]) -> dict[str, int]:

@@ -81,6 +81,9 @@ MISCONFIGURED = "misconfigured"  # Kueue finds it inadmissible: its namespace is
 #: Quota reserved, its pods not placed here: a MultiKueue check (a worker cluster runs it) or a
 #: ProvisioningRequest check (its capacity is provisioned first) runs for its flavors
 RESERVED = "reserved"
+#: ``_choose_topology``: Kueue's TAS places every TAS podSet in its flavor's Topology, and no one
+#: Topology is the decision's
+NO_TOPOLOGY = object()
 
 
 @dataclass(slots=True)
@@ -115,6 +118,9 @@ class Plan:
     #: holds no TAS flavor: every podSet): only they get a topology assignment and are kept to
     #: the topology's nodes
     tas: set[str] | None = None
+    #: the podSets on a TAS flavor: the levels of that flavor's Topology (each TAS flavor may name
+    #: its own: their topologyAssignment and node confinement use them, not the answer's topology)
+    ps_levels: dict[str, lv.Levels] = field(default_factory=dict)
     #: the TAS placements Kueue's quota pass found, podSet -> (flavor, placement) (:mod:`app.kueue.tas`):
     #: its pods are kept to their domains, and the answer's topologyAssignment is Kueue's
     placed: dict[str, tuple[str, ktas.Placement]] = field(default_factory=dict)
@@ -150,6 +156,9 @@ class Admissions:
         #: options.topologyWhatIf: with ClusterQueues and no TAS flavor, a Workload requesting TAS is
         #: placed in the snapshot's topology as a what-if (Kueue: NoMatchingFlavor)
         self.what_if = what_if
+        #: Kueue's own TAS places (ClusterQueues and TAS flavors in the snapshot): the engine's
+        #: topology serves only the answer's ``topology`` field, so Workloads may use several
+        self.kueue_tas = False
         self.max_objects = max_objects
         self.plans: list[Plan] = []
         self.levels: lv.Levels | None = None
@@ -242,6 +251,9 @@ class Admissions:
         self._quota(d, running)
         self._group_running(d, running, {p.key: p for p in self.plans})
         chosen = self._choose_topology(d, options)
+        several = chosen is NO_TOPOLOGY  # (the snapshot's HyperNodes, if any; else an empty tree)
+        if several:
+            chosen = None
         if chosen is not None:
             node_names = [n.name for n in d.nodes]
             node_labels = [n.labels for n in d.nodes]
@@ -252,7 +264,7 @@ class Admissions:
             self.levels = lv.topology_levels(chosen.name, chosen.levels)
         self._merge_updates()
         self._add_pods(d)
-        return "hypernodes" if chosen is not None else None
+        return "hypernodes" if chosen is not None or several else None
 
     def _merge_updates(self) -> None:
         """The admission checks' podSetUpdates merged per podSet of the Workloads this answer
@@ -318,6 +330,8 @@ class Admissions:
                                             usage, wl.evicted, f"{wl.namespace}/{wl.queue_name}"))  # fmt: skip
         entries, unchecked, by_key = [], [], {}
         tas_flavors = frozenset(name for name, f in k.flavors.items() if f.topology_name)
+        self.kueue_tas = bool(tas_flavors)
+        keys_of = {t.name: list(t.levels) for t in d.topologies if t.kind == "kueue"}
         levels_of = {t.name: set(t.levels) for t in d.topologies if t.kind == "kueue"}
         # Workloads requesting TAS in a snapshot without TAS flavors (a what-if's set aside ones too)
         no_tas_flavor = [p.key for p in self.plans if not tas_flavors and p.state == NO_FIT
@@ -368,7 +382,8 @@ class Admissions:
                       for ps in wl.pod_sets]  # fmt: skip (a zero request stays: a covered one takes a flavor)
             queued = wfpr.queue_time(wl.ready, wl.created, k.wait_for_pods_ready, k.feature_gates["PrioritySortingWithinCohort"])
             groups = {ps.name: ps.topology.group for ps in wl.pod_sets if ps.topology is not None and ps.topology.group is not None}
-            tas = frozenset(ps.name for ps in wl.pod_sets if tas_only or _explicit_tas(ps.topology))
+            tas = frozenset(ps.name for ps in wl.pod_sets if tas_only or _explicit_tas(ps.topology)) if (
+                tas_flavors or not self.what_if) else frozenset()  # (the what-if: the engine places them)
             entries.append(quota.Entry(plan.key, cq, plan.priority, queued, ok, shapes, tie=wl.tie,
                                        lq=f"{wl.namespace}/{wl.queue_name}", groups=groups, tas=(tas, tas_flavors),
                                        flavors_why=why, tas_requests=_tas_requests(wl, tas_only),
@@ -416,6 +431,10 @@ class Admissions:
             plan.flavors = verdict.flavors
             plan.tas = {ps for ps, asg in verdict.flavors.items()
                         if any(f in k.flavors and k.flavors[f].topology_name for f in asg.values())} if tas_flavors else None  # fmt: skip
+            for ps in sorted(plan.tas or ()):
+                topo = next(k.flavors[f].topology_name for f in verdict.flavors[ps].values()
+                            if f in k.flavors and k.flavors[f].topology_name)  # fmt: skip
+                plan.ps_levels[ps] = lv.topology_levels(topo, keys_of.get(topo, []))
             first = next((f for asg in verdict.flavors.values() for f in asg.values()), None)
             plan.flavor = k.flavors.get(first) if first is not None else None
             node = tree.queues[plan.cluster_queue]
@@ -650,6 +669,7 @@ class Admissions:
         if options.topology:
             return sources.get(options.topology)  # "hypernodes" or label discovery: the tree
         first: tuple[Plan, Flavor] | None = None
+        several: set[str] = set()
         for plan in self.plans:  # (quota does not change the topology: Workloads waiting for it count)
             f = plan.flavor
             if (plan.state not in (RUN, NO_QUOTA, NO_FIT) or f is None or not f.topology_name
@@ -657,6 +677,8 @@ class Admissions:
                 continue
             if first is None:
                 first = (plan, f)
+            elif f.topology_name != first[1].topology_name and self.kueue_tas:
+                several |= {f.topology_name, first[1].topology_name}
             elif f.topology_name != first[1].topology_name:
                 raise InputError(
                     f"Workload {plan.key}'s flavor {f.name!r} names Topology {f.topology_name!r} while Workload "
@@ -666,10 +688,17 @@ class Admissions:
                 raise InputError(f"ResourceFlavor {f.name!r} names Topology {f.topology_name!r}, which is not in "
                                  f"the snapshot (known: {known})", join_pointer(f.pointer, "spec", "topologyName"),
                                  {"kind": "ResourceFlavor", "name": f.name})  # fmt: skip
+        if several:
+            self.notes.append(f"the Workloads' TAS flavors name several Topologies ({', '.join(sorted(several))}): each "
+                              "podSet is placed in its flavor's, as Kueue does (its topologyAssignment's levels); the "
+                              "answer's topology names none of them")  # fmt: skip
+            return NO_TOPOLOGY
         if first is not None:
             return sources[first[1].topology_name]
         if not d.hypernodes and len(sources) == 1:
             return next(iter(sources.values()))
+        if self.kueue_tas and not d.hypernodes and sources:  # (no Workload's flavor names one: none needed)
+            return NO_TOPOLOGY
         return None
 
     def _asks_for(self, level: str) -> bool:
@@ -750,19 +779,19 @@ class Admissions:
             self.levels = lv.tree_levels(cluster)
         levels = self.levels
         for plan in self.plans:
-            if plan.state != RUN:
+            if plan.state != RUN or plan.tas is not None:  # (Kueue's TAS: a flavor's Topology checks its levels)
                 continue
             for ps in plan.wl.pod_sets:
                 _check_levels(ps.topology, levels, plan.wl.ident)
-        if not levels.keys:
-            return levels
-        exists = [{"key": k, "operator": "Exists"} for k in levels.keys]
         for plan in self.plans:
             job = cluster.jobs.get(plan.key)
             if plan.state != RUN or job is None or job.source != "kueue":
                 continue
-            merged = {ps.name: _require(ps, exists, plan.wl.ident) for ps in plan.wl.pod_sets
-                      if plan.tas is None or ps.name in plan.tas}  # (a podSet on a flavor without topology: anywhere)
+            # (a podSet on a flavor without topology: anywhere; one on a TAS flavor: inside its Topology)
+            keys = {ps.name: (levels if plan.tas is None else plan.ps_levels[ps.name]).keys for ps in plan.wl.pod_sets
+                    if plan.tas is None or ps.name in plan.tas}  # fmt: skip
+            merged = {name: _require(ps, [{"key": k, "operator": "Exists"} for k in keys[name]], plan.wl.ident)
+                      for ps in plan.wl.pod_sets if (name := ps.name) in keys and keys[name]}  # fmt: skip
             for t in job.tasks:
                 if t.role in merged:
                     t.affinity = merged[t.role]
@@ -991,6 +1020,8 @@ def _constraints(wl: Workload, placed: set[str] = frozenset()) -> tuple[NetworkT
         groups.setdefault(key, []).append(ps)
     policies: list[SubGroupPolicy] = []
     group_of: dict[str, str] = {}
+    for members in groups.values():
+        _same_levels(members, wl.ident)
     if len(groups) == 1 and not placed:
         nt = _nt(wl.pod_sets[0].topology)
     else:
@@ -1018,6 +1049,19 @@ def _constraints(wl: Workload, placed: set[str] = frozenset()) -> tuple[NetworkT
             network_topology=NetworkTopology(mode="hard", highest_tier_name=tr.slice_level),
         ))  # fmt: skip
     return nt, policies, group_of
+
+
+def _same_levels(members: list[PodSet], ident: dict[str, str]) -> None:
+    """The what-if places the podSets of one ``podSetGroupName`` under one constraint: they must
+    ask for one level. (Kueue's Workload webhook does not check it, a job's does; Kueue's own TAS
+    places a group at its workers' level, :mod:`app.kueue.tas`.)"""
+    first = members[0]
+    for ps in members[1:]:
+        a, b = first.topology, ps.topology
+        if a is not None and b is not None and (a.required, a.preferred) != (b.required, b.preferred):
+            raise InputError(f"podSets {first.name!r} and {ps.name!r} of group {b.group!r} ask for different topology "
+                             "levels; the what-if (options.topologyWhatIf, no TAS flavor) places a group under one",
+                             b.level_ptr, ident)  # fmt: skip
 
 
 def _check_levels(tr: TopologyRequest | None, levels: lv.Levels, ident: dict[str, str]) -> None:

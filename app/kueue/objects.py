@@ -298,7 +298,6 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
                                  join_pointer(ps.pointer, "minCount"), ident)  # fmt: skip
             partial = ps.name
         pod_sets.append(ps)
-    _check_groups(pod_sets, ident)
     created_raw = meta.get("creationTimestamp")
     created = r.timestamp(created_raw, join_pointer(mp, "creationTimestamp"), ident) if created_raw is not None else now
     status = r.obj(o, "status", ptr, ident)
@@ -799,23 +798,6 @@ def _check_slices(ps: PodSet, ident: dict[str, str]) -> None:
     if ps.min_count is not None and ps.min_count % tr.slice_size:
         raise InputError(f"the slice size {tr.slice_size} must divide the podSet's minCount {ps.min_count}",
                          tr.slice_size_ptr, ident)  # fmt: skip
-
-
-def _check_groups(pod_sets: list[PodSet], ident: dict[str, str]) -> None:
-    """PodSets of one ``podSetGroupName`` are placed together: same required/preferred level
-    (a group without a level is one only for the flavor assigner: Kueue's webhook checks
-    neither)."""
-    first: dict[str, PodSet] = {}
-    for ps in pod_sets:
-        tr = ps.topology
-        if tr is None or tr.group is None:
-            continue
-        other = first.setdefault(tr.group, ps)
-        ot = other.topology
-        assert ot is not None
-        if (ot.required, ot.preferred) != (tr.required, tr.preferred):
-            raise InputError(f"podSets {other.name!r} and {ps.name!r} of group {tr.group!r} ask for different topology "
-                             "levels; a group shares one", tr.level_ptr, ident)  # fmt: skip
 
 
 def limit_summaries(k: KueueObjects) -> dict[str, limitrange.Summary]:

@@ -621,12 +621,12 @@ class Cycle:
     def _try(self, e: Entry, counts: list[int] | None) -> tuple[fa.Assignment, list[Any]]:
         cq = self.tree.queues[e.queue]
         asg = fa.assign(cq, e.flavors_ok, e.requests(counts), self.oracle(e), cq.fungibility, self.fair is not None,
-                        e.resume, e.groups, e.flavors_why, e.pinned)  # fmt: skip
+                        e.resume, e.groups, e.flavors_why, e.pinned, e.tas[1])  # fmt: skip
         topology: dict[str, list[tas.Request]] = {}
         if e.tas[0] and not asg.no_fit:  # (a podSet of count 0 asks for no topology)
             sizes = counts or [ps.count for ps in e.pod_sets]
-            live = {ps.name for ps, c in zip(e.pod_sets, sizes, strict=True) if c}
-            fa.check_tas_flavors(asg, e.tas[0] & live, e.tas[1])
+            fa.check_tas_flavors(asg, cq, [ps.name for ps, c in zip(e.pod_sets, sizes, strict=True) if c and ps.name in e.tas[0]],
+                                 e.tas[1])  # fmt: skip
             if not asg.no_fit and self.tas is not None:
                 topology = self.tas_requests(e, asg, counts)
                 self._topology(e, asg, topology)
