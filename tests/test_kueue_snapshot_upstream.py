@@ -72,11 +72,15 @@ Not transcribed (:func:`test_not_transcribed`):
 * ``TestSnapshotAddRemoveWorkloadWithLendingLimit``: already transcribed, in
   ``tests/test_kueue_count_in_upstream.py``.
 
-Differences: "cohorts with cycles and their cqs excluded from snapshot" (strict xfail):
-Gangplank refuses a request with a Cohort cycle (422, ``app/kueue/quota.py:395-401``), where
-Kueue's API server accepts the Cohorts (no webhook or CRD rule looks at ``parentName`` cycles;
-``cohort_types.go:31-34`` says the cycle's members are disabled) and its snapshot leaves the
-cycle's Cohorts and ClusterQueues out, keeping the others admitting.
+Differences found and fixed: "cohorts with cycles and their cqs excluded from snapshot" was a
+strict xfail: Gangplank refused a request with a Cohort cycle (422), where Kueue's API server
+accepts the Cohorts (no webhook or CRD rule looks at ``parentName`` cycles; ``cohort_types.go:31-34``
+says the cycle's members are disabled) and its snapshot leaves the Cohorts that reach a cycle and
+their ClusterQueues out, the others admitting (now ``Tree.cyclic``).
+
+Kueue's vacuous TAS-only: a ClusterQueue without resource groups is TAS-only (``isTASOnly``), so
+a Workload without requests there is not admitted (:data:`NO_GROUPS`); the probes of an active
+queue without groups check that answer, not an admission.
 """
 
 from __future__ import annotations
@@ -378,10 +382,6 @@ CYCLE_OBJECTS = [
 ]  # fmt: skip
 
 
-@pytest.mark.xfail(strict=True, reason="Gangplank answers 422 'Cohort ... is in a cycle of parents' "
-                                       "(app/kueue/quota.py:395-401); Kueue accepts the Cohorts and its snapshot "
-                                       "leaves the cycle's Cohorts and ClusterQueues out (snapshot.go:195, 294), "
-                                       "cq-nocycle still admitting")  # fmt: skip
 def test_cohorts_with_cycles_and_their_cluster_queues_are_excluded(client):  # type: ignore[no-untyped-def]
     """snapshot_test.go TestSnapshot "cohorts with cycles and their cqs excluded from snapshot":
     cq-autocycle, cq-a and cq-b are in ``InactiveClusterQueueSets`` (reason HasCycle): their

@@ -314,6 +314,11 @@ class Admissions:
         tree = quota.Tree.build(k.quota_queues, k.cohorts)
         for node in tree.queues.values():
             node.ignore_undeclared = k.resources.ignore_undeclared
+            if node.parent_name in tree.cyclic and node.name not in inactive:  # (skipInactiveCQReason)
+                inactive[node.name] = ("HasCycle", f"its Cohort {node.parent_name} has a cycle of parents")
+        if tree.cyclic:
+            self.notes.append(f"Cohort(s) {', '.join(sorted(tree.cyclic))} reach a cycle of spec.parentName: Kueue's "
+                              "snapshot leaves them out, and their ClusterQueues admit nothing (HasCycle)")  # fmt: skip
         holders = []
         priorities = {p.key: p.priority for p in self.plans}
         for wl in self.workloads:

@@ -381,6 +381,9 @@ class Tree:
 
     queues: dict[str, Node]
     cohorts: dict[str, Node]
+    #: the Cohorts whose parents lead into a cycle (``hierarchy.HasCycle``): Kueue's snapshot
+    #: leaves them out, and their ClusterQueues are inactive (``inactiveCQReasonHasCycle``)
+    cyclic: frozenset[str] = frozenset()
 
     @classmethod
     def build(cls, queues: dict[str, Node], cohorts: dict[str, Node]) -> Tree:
@@ -388,21 +391,21 @@ class Tree:
         for n in list(queues.values()) + list(cohorts.values()):
             if n.parent_name and n.parent_name not in cohorts:
                 cohorts[n.parent_name] = Node(n.parent_name, "Cohort")  # named, not defined: no quota of its own
+        cyclic = set()
+        for c in cohorts.values():
+            seen, p = set(), c
+            while p.parent_name and p.name not in seen:
+                seen.add(p.name)
+                p = cohorts[p.parent_name]
+            if p.parent_name:  # (came back to a Cohort it passed)
+                cyclic.add(c.name)
         for n in sorted(list(queues.values()) + list(cohorts.values()), key=lambda n: (n.kind, n.name)):
-            if n.parent_name:
+            if n.parent_name and n.parent_name not in cyclic and n.name not in cyclic:
                 n.parent = cohorts[n.parent_name]
                 n.parent.children.append(n)  # in name order: the answer does not depend on the objects' order
-        for c in cohorts.values():  # a cycle of Cohorts: Kueue admits nothing through it
-            seen, p = set(), c
-            while p is not None:
-                if p.name in seen:
-                    raise InputError(f"Cohort {c.name!r} is in a cycle of parents", "/objects",
-                                     {"kind": "Cohort", "name": c.name})  # fmt: skip
-                seen.add(p.name)
-                p = p.parent
-        tree = cls(queues, cohorts)
+        tree = cls(queues, cohorts, frozenset(cyclic))
         for c in cohorts.values():
-            if c.parent is None:
+            if c.parent is None and c.name not in cyclic:
                 tree._update(c)
         for q in queues.values():
             if q.parent is None:
