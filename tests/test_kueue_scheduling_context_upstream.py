@@ -494,3 +494,42 @@ NOT_TRANSCRIBED = [
 @pytest.mark.parametrize(("name", "why"), NOT_TRANSCRIBED)
 def test_not_transcribed(name: str, why: str) -> None:
     pytest.skip(f"not transcribed: {why}")
+
+
+#: Two preemptors of one Cohort target the same borrowing Workload ``v`` (``cq-w``, nominal 0,
+#: holding the Cohort's 4 ``f1`` cpu); ``y`` (priority 5) is processed first and preempts it,
+#: ``x``'s targets overlap (``RecomputeAssignmentUponPreemptionTargetsOverlap`` off): skipped. Both
+#: stop at ``f1`` (``whenCanPreempt: MayStopSearch``); ``x``'s ``f2`` would fit without preemption.
+OVERLAP_OBJECTS = [
+    *nodes(), namespace("default"), rf("f1"), rf("f2"),
+    cq("cq-x", [fq("f1", ("cpu", "2")), fq("f2", ("cpu", "2"))], cohort="c", flavorFungibility=MAY_STOP,
+       **preemption(reclaimWithinCohort="Any")),
+    cq("cq-y", [fq("f1", ("cpu", "2"))], cohort="c", flavorFungibility=MAY_STOP, **preemption(reclaimWithinCohort="Any")),
+    cq("cq-w", [fq("f1", ("cpu", "0"))], cohort="c"),
+    lq("x", "default", "cq-x"), lq("y", "default", "cq-y"), lq("w", "default", "cq-w"),
+]  # fmt: skip
+OVERLAP_WORKLOADS = [held("v", "cq-w", "f1", "4", lq_name="w"), pending("y", "y", "2", priority=5), pending("x", "x", "2")]
+
+
+@pytest.mark.parametrize("preserve", [True, False], ids=["gate on", "gate off"])
+def test_a_skipped_workload_resumes_its_flavor_scan_only_with_preserve_scan_progress(client, preserve):  # type: ignore[no-untyped-def]
+    """scheduler.go ``markSkipped`` (``TestEntryMarkSkipped``): with
+    ``FlavorFungibilityPreserveScanProgress`` (on by default) a skipped Workload keeps its
+    ``LastAssignment`` and its next attempt resumes from the next flavor: ``x`` is admitted on
+    ``f2`` in the next cycle. Off, the assignment is dropped and every flavor is tried again:
+    ``x`` stops at ``f1`` again, its target still overlapping ``y``'s, and stays skipped."""
+    config = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration",
+              "featureGates": {"RecomputeAssignmentUponPreemptionTargetsOverlap": False,
+                               "FlavorFungibilityPreserveScanProgress": preserve}}  # fmt: skip
+    answer = post(client, request(OVERLAP_OBJECTS + [config], workloads=OVERLAP_WORKLOADS, options={"now": REQUEST_NOW}))
+    assert victims(answer) == {"default/v": "InCohortReclamation"}, answer["workloads"]
+    assert one(answer, "default/y")["reason"] == "Preempting"
+    x = one(answer, "default/x")
+    if preserve:
+        assert x["reason"] == "Admitted" and x["admission"]["podSetAssignments"][0]["flavors"] == {"cpu": "f2"}, x
+    else:
+        assert (x["reason"], x["message"]) == ("InsufficientQuota", "Workload has overlapping preemption targets with "
+                                                                   "another workload"), x  # fmt: skip
+    one_cycle = post(client, request(OVERLAP_OBJECTS + [config], workloads=OVERLAP_WORKLOADS,
+                                     options={"now": REQUEST_NOW, "kueueCycles": 1}))  # fmt: skip
+    assert one(one_cycle, "default/x")["message"] == "Workload has overlapping preemption targets with another workload"

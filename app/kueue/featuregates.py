@@ -70,7 +70,8 @@ MODELLED = frozenset({"AdmissionFairSharing", "DisableWaitForPodsReady", "QuotaC
                       "TASRecomputeAssignmentWithinSchedulingCycle", "TASRespectNodeAffinityPreferred",
                       "TASHandleOverlappingFlavors", "TASFailedNodeReplacement", "TASFailedNodeReplacementFailFast",
                       "TASBalancedPlacement", "SkipReassignmentForPodOwnedWorkloads",
-                      "RecomputeAssignmentUponPreemptionTargetsOverlap", "PrioritySortingWithinCohort"})  # fmt: skip
+                      "RecomputeAssignmentUponPreemptionTargetsOverlap", "PrioritySortingWithinCohort",
+                      "FlavorFungibilityPreserveScanProgress"})  # fmt: skip
 
 
 def read(raw: Any, ptr: str, ident: dict[str, str], notes: list[str]) -> dict[str, bool]:

@@ -421,7 +421,8 @@ class Admissions:
         verdicts = quota.admit_in_order(entries, tree, holders, self.stop_at, k.fair_sharing, ledger, block, state,
                                         k.feature_gates["TASRecomputeAssignmentWithinSchedulingCycle"],
                                         k.feature_gates["RecomputeAssignmentUponPreemptionTargetsOverlap"], self.cycles,
-                                        k.feature_gates["PrioritySortingWithinCohort"])  # fmt: skip
+                                        k.feature_gates["PrioritySortingWithinCohort"],
+                                        k.feature_gates["FlavorFungibilityPreserveScanProgress"])  # fmt: skip
         for key, verdict in verdicts.items():
             plan = by_key[key]
             if not verdict.admitted:

@@ -880,7 +880,7 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                    ledger: afs.Ledger | None = None, pods_ready_block: bool | None = None,
                    tas_state: tas.State | None = None, tas_recompute: bool = True,
                    overlap_recompute: bool = True, cycles: int | None = None,
-                   priority_sorting: bool = True) -> dict[str, Verdict]:  # fmt: skip
+                   priority_sorting: bool = True, preserve_scan: bool = True) -> dict[str, Verdict]:  # fmt: skip
     """Kueue's scheduling cycles over the pending Workloads (see the module docstring):
     each cycle nominates every ClusterQueue's head (flavors and preemption targets against
     the quota as the cycle starts), orders them (no borrowing first, then the lowest
@@ -910,7 +910,10 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
     call, as Kueue's own scheduler tests run): nothing is tried again past the last, and the
     Workloads no cycle reached are not tried (``Pending``). ``priority_sorting``
     (``PrioritySortingWithinCohort``, on): priority orders the cycle's heads after their
-    borrowing (off: creation time alone, classical and fair sharing alike). ``tas_state``: the TAS flavors' snapshots (:mod:`app.kueue.tas`): a Workload asking for
+    borrowing (off: creation time alone, classical and fair sharing alike). ``preserve_scan``
+    (``FlavorFungibilityPreserveScanProgress``, on): a skipped Workload keeps its scan progress
+    (off: ``markSkipped`` drops its ``LastAssignment``, and its next attempt starts again from
+    the first flavor). ``tas_state``: the TAS flavors' snapshots (:mod:`app.kueue.tas`): a Workload asking for
     TAS is placed there once its quota fits (``Cycle._topology``), preemption counts the
     placement, an admitted placement is assumed for the next, and one an earlier head of the
     same cycle made stale is placed again when ``tas_recompute``
@@ -936,7 +939,7 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
         if not (skipped or asg.pending_flavors) or e.retries >= MAX_RETRIES or last:
             return False
         e.retries += 1
-        e.resume = dict(asg.tried)
+        e.resume = dict(asg.tried) if preserve_scan or not skipped else {}
         pending[e.queue].push_front(e)
         return True
 
