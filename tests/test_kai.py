@@ -108,6 +108,44 @@ def test_kai_topology_required_level_keeps_the_gang_in_one_domain(client):
     assert decide(client, nodes + [topo, kai_queue("q", 64)] + too_big)["bindings"] == []
 
 
+def _topology_object(name, *levels):
+    return {"apiVersion": "kai.scheduler/v1alpha1", "kind": "Topology", "metadata": {"name": name},
+            "spec": {"levels": [{"nodeLabel": lv} for lv in levels]}}  # fmt: skip
+
+
+def test_kai_constraints_naming_different_topologies_each_place_in_their_own(client):
+    """KAI builds a domain tree per Topology and a constraint's levels are those of the Topology
+    it names (``topologyConstraint.topology``): in one decision, ``j`` (Topology ``dc``, one
+    zone) and ``k`` (Topology ``pools``, one pool: a label ``dc`` does not have) are both placed,
+    each inside one domain of its own Topology (before, one Topology per decision: a 422, or
+    ``k`` not placed under ``options.topology: dc``)."""
+    nodes = [node(f"n{i}", labels={"zone": f"z{i // 4}", "rack": f"r{i // 2}", "pool": f"p{i % 2}"}) for i in range(8)]
+    objs = nodes + [_topology_object("dc", "zone", "rack"), _topology_object("pools", "pool"), kai_queue("q", 64)]
+    objs += kai_job("j", "q", 3, 8, topology={"topology": "dc", "requiredTopologyLevel": "zone"})
+    objs += kai_job("k", "q", 3, 8, topology={"topology": "pools", "requiredTopologyLevel": "pool"})
+    out = decide(client, objs)
+    on = {}
+    for b in out["bindings"]:
+        on.setdefault(b["pod"].split("/")[1][0], []).append(int(b["node"][1:]))
+    assert len(on["j"]) == 3 and len({i // 4 for i in on["j"]}) == 1, on
+    # j takes three of zone z0 (n0-n2): pool p0 keeps two free nodes, p1 three: k fits p1 only
+    assert sorted(on["k"]) == [3, 5, 7], on
+    assert not any("name a topology" in w for w in out["warnings"]), out["warnings"]
+
+
+def test_several_topologies_with_a_constraint_not_naming_one_are_a_422(client):
+    """Several label Topologies and a gang whose constraint names none of them (a Volcano
+    ``networkTopology``): which one its tiers mean is not known, ``options.topology`` says."""
+    nodes = [node(f"n{i}", labels={"zone": f"z{i // 4}", "pool": f"p{i % 2}"}) for i in range(4)]
+    pg = {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup", "metadata": {"name": "v", "namespace": "ml"},
+          "spec": {"minMember": 1, "networkTopology": {"mode": "hard", "highestTierAllowed": 1}}}  # fmt: skip
+    p = pod("v-0", ns="ml", gpu=8, annotations={"scheduling.k8s.io/group-name": "v"})
+    objs = nodes + [_topology_object("dc", "zone"), _topology_object("pools", "pool"), kai_queue("q", 64), pg, p]
+    objs += kai_job("k", "q", 1, 8, topology={"topology": "pools", "requiredTopologyLevel": "pool"})
+    r = client.post("/v1/decisions", content=orjson.dumps(request(objs, config=KAI)), headers={"Content-Type": "application/json"})
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/options/topology", r.text
+
+
 def test_kai_full_profile_runs_every_default_action(client):
     out = decide(client, [node("a"), node("b"), kai_queue("q", 8)] + kai_job("j", "q", 2, 8), config={"profile": "kai"})
     assert len(out["bindings"]) == 2

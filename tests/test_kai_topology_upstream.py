@@ -217,7 +217,7 @@ def run(levels: list[str], nodes: dict[str, dict], jobs: list[dict], *, job: str
         search=search,
         search_path=path,
         allocatable=allocatable,
-        valid=[names[i] for i in chosen if ctx.in_topology[i]],
+        valid=[names[i] for i in chosen if ctx.in_tree(topo)[i]],
     )
 
 
@@ -684,7 +684,7 @@ def test_sort_tree_nested_sorting() -> None:
 
 # =============================================================================================
 # common_test.go: TestIsNodePartOfTopology, TestLowestCommonDomainID (levels zone, rack)
-# isNodePartOfTopology is KaiContext.in_topology (the nodes subset_nodes keeps); the lowest
+# isNodePartOfTopology is KaiContext.in_tree (the nodes subset_nodes keeps); the lowest
 # common domain is subset_nodes' search domain, of the row's nodes given as the node set. The
 # Go constraint is empty or names only a preferred level; subset_nodes needs one to proceed,
 # so an empty one is given a required level (zone), which lowestCommonDomainID does not read.

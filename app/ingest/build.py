@@ -78,7 +78,8 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         Node(i, n.name, n.uid, n.labels, n.taints, n.unschedulable, n.ready, n.pointer, n.healthy) for i, n in enumerate(d.nodes)
     ]
     topology, source = _topology(d, topology_name, max_hypernode_depth)
-    topology_notes = kai_topology_names(d, source)
+    kai_trees = {name: _tree(d, t, max_hypernode_depth) for name, t in sorted(_kai_named(d).items()) if name != source}
+    topology_notes = kai_topology_names(d, source, set(kai_trees))
     queues = _queues(d)
     groups = _groups(d)
     _bind_requests(d, nodes)
@@ -121,6 +122,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     )
     cluster.missing_queues = frozenset(lost)
     cluster.hypernodes_not_ready = d.hypernodes_not_ready
+    cluster.kai_trees = kai_trees
     cluster.warnings.extend(d.hypernode_notes)
     cluster.configmaps = frozenset(d.configmaps) if d.configmaps else None
     cluster.namespace_labels = _namespace_labels(d, cluster.warnings)
@@ -356,11 +358,12 @@ HYPERNODES = "hypernodes"
 UNMET = "\x00unmet"
 
 
-def kai_topology_names(d: Draft, source: str) -> list[str]:
+def kai_topology_names(d: Draft, source: str, others: set[str] = frozenset()) -> list[str]:  # type: ignore[assignment]
     """What a KAI ``topologyConstraint``'s ``topology`` name does (``getJobTopology``,
-    ``FromPodGroup``): without one the constraint is ignored; naming a topology other than
-    the one this decision uses (``source``), or naming it with neither level, it cannot
-    be met and the job (sub-group) is not placed. Returns the warnings naming them."""
+    ``FromPodGroup``): without one the constraint is ignored; naming a topology that is neither
+    the one this decision uses (``source``) nor one of ``others`` (the KAI Topologies built
+    beside it), or naming it with neither level, it cannot be met and the job (sub-group) is
+    not placed. Returns the warnings naming them."""
     ignored: list[str] = []
     unmet: list[str] = []
 
@@ -370,7 +373,8 @@ def kai_topology_names(d: Draft, source: str) -> list[str]:
         if not nt.topology_name:
             ignored.append(what)
             return None
-        if nt.topology_name != source or (not nt.highest_tier_name and not nt.preferred_tier_name):
+        if (nt.topology_name != source and nt.topology_name not in others) or (
+                not nt.highest_tier_name and not nt.preferred_tier_name):
             unmet.append(f"{what} ({nt.topology_name!r})")
             return NetworkTopology(mode="hard", highest_tier_name=UNMET, topology_name=nt.topology_name)
         return nt
@@ -386,9 +390,8 @@ def kai_topology_names(d: Draft, source: str) -> list[str]:
             p.network_topology = settle(nt, f"PodGroup {g.namespace}/{g.name} sub-group {p.name}")
     return (counted(ignored, "KAI topologyConstraint(s) name no topology", "ignored in placement, as KAI ignores them (a "
                     "sub-group's required level still prunes the victim scenarios of preempt and reclaim, as in KAI)")
-            + counted(unmet, f"KAI topologyConstraint(s) name a topology other than the one this decision uses ({source!r}) "
-                      "or no level of it", "such a job is not placed, as KAI does not place one naming a topology it "
-                      "does not have"))  # fmt: skip
+            + counted(unmet, "KAI topologyConstraint(s) name a topology the snapshot lacks, or no level of it",
+                      "such a job is not placed, as KAI does not place one naming a topology it does not have"))  # fmt: skip
 
 
 def _topology(d: Draft, name: str | None, max_depth: int) -> tuple[Topology, str]:
@@ -413,11 +416,21 @@ def _topology(d: Draft, name: str | None, max_depth: int) -> tuple[Topology, str
             return build_topology([], node_names, node_labels, max_depth=max_depth), HYPERNODES
     elif len(sources) == 1:
         chosen = next(iter(sources.values()))
+    elif _only_kai_named(d, sources):  # (each KAI constraint places in the Topology it names: its own tree)
+        named = _kai_named(d)
+        chosen = sources[min(named)] if named else sources[min(sources)]
     else:
         raise InputError(
             "the snapshot declares several topologies (" + ", ".join(sorted(sources)) + "); choose one with options.topology",
             "/options/topology",
         )
+    return _tree(d, chosen, max_depth), chosen.name
+
+
+def _tree(d: Draft, chosen: Any, max_depth: int) -> Topology:
+    """The tree of a label topology (a KAI or Kueue ``Topology``, Volcano's label discovery)."""
+    node_names = [n.name for n in d.nodes]
+    node_labels = [n.labels for n in d.nodes]
     if chosen.kind == "volcano-discovery":
         specs = discovery.from_volcano_label_discovery({chosen.name: chosen.levels}, node_names, node_labels, pointer=chosen.pointer)
     elif chosen.levels[-1] == discovery.HOSTNAME and _kai_constrained(d, chosen.name):
@@ -426,7 +439,30 @@ def _topology(d: Draft, name: str | None, max_depth: int) -> tuple[Topology, str
         specs = discovery.level_specs(chosen.name, chosen.levels, node_names, node_labels, chosen.pointer)
     else:
         specs = discovery.from_level_labels(chosen.name, chosen.levels, node_names, node_labels, pointer=chosen.pointer)
-    return build_topology(specs, node_names, node_labels, max_depth=max_depth), chosen.name
+    return build_topology(specs, node_names, node_labels, max_depth=max_depth)
+
+
+def _kai_constraints(d: Draft) -> list[NetworkTopology]:
+    return [nt for g in d.groups if g.source == "kai"
+            for nt in (g.network_topology, *(p.network_topology for p in g.subgroup_policies)) if nt is not None]  # fmt: skip
+
+
+def _kai_named(d: Draft) -> dict[str, Any]:
+    """The label Topologies (KAI's, or another kind of that name) KAI constraints name."""
+    sources = {t.name: t for t in d.topologies}
+    return {nt.topology_name: sources[nt.topology_name] for nt in _kai_constraints(d)
+            if nt.topology_name and nt.topology_name in sources}  # fmt: skip
+
+
+def _only_kai_named(d: Draft, sources: dict[str, Any]) -> bool:
+    """Whether every job's topology constraint is a KAI one naming a topology (so several
+    Topologies leave no constraint in doubt): no other gang and no KAI one without a name
+    carries a network topology."""
+    for g in d.groups:
+        nts = [g.network_topology, *(p.network_topology for p in g.subgroup_policies)]
+        if any(nt is not None and (g.source != "kai" or not nt.topology_name) for nt in nts):
+            return False
+    return any(nt.topology_name in sources for nt in _kai_constraints(d))
 
 
 def _kai_constrained(d: Draft, topology: str) -> bool:

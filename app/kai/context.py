@@ -68,40 +68,57 @@ class KaiContext:
         self.ratio_cols = [i for i, n in enumerate(names) if n != "pods"]
         self.extended_cols = np.array([i for i, n in enumerate(names) if n not in ("cpu", "memory", "pods", "nvidia.com/gpu")],
                                       dtype=np.intp)  # fmt: skip
-        #: nodes with every level of the topology (``isNodePartOfTopology``)
-        self.in_topology = np.asarray(c.topology.node_hypernode) != c.topology.root
+        #: per tree (by ``id``), the nodes with every level of its topology (``isNodePartOfTopology``)
+        self._in_tree: dict[int, np.ndarray] = {}
         #: the current job's preferred-level node scores by set or pod set name (app.kai.topology)
         self.node_scores: dict[str, np.ndarray] = {}
         self.scored: Job | None = None  # the job they belong to
         self._sets: dict[str, JobSets] = {}
-        self._subtrees: dict[int, tuple] = {}
-        self._levels_under: dict[tuple[int, int], list[int]] = {}
+        self._subtrees: dict[tuple[int, int], tuple] = {}
+        self._levels_under: dict[tuple[int, int, int], list[int]] = {}
         self._signatures: dict[str, tuple] = {}
         self._level_domains: dict[tuple[str | None, str], tuple[np.ndarray, int]] = {}
         self._mig = fs.mig or MigColumns(c.resources.names)
 
-    def subtree(self, top: int) -> tuple[list[int], dict[int, int], np.ndarray, np.ndarray, np.ndarray, list[int]]:
-        """The HyperNodes of the topology under ``top`` (itself first, breadth first), their
-        positions, and their nodes laid end to end (``rows``: each one's from ``starts`` to
-        ``ends``), with their counts: fixed for the session, worked out once per ``top``."""
-        got = self._subtrees.get(top)
+    def tree(self, nt: Any) -> Any:
+        """The tree a constraint's levels are in: the KAI Topology it names when the snapshot
+        builds one beside the decision's (``Cluster.kai_trees``), else the decision's."""
+        c = self.ssn.cluster
+        name = getattr(nt, "topology_name", None)
+        return c.kai_trees.get(name, c.topology) if name else c.topology
+
+    def in_tree(self, topo: Any) -> np.ndarray:
+        """Per node, whether it has every level of ``topo`` (``isNodePartOfTopology``)."""
+        got = self._in_tree.get(id(topo))
         if got is None:
-            topo = self.ssn.cluster.topology
+            got = self._in_tree[id(topo)] = np.asarray(topo.node_hypernode) != topo.root
+        return got
+
+    def subtree(self, top: int, topo: Any = None) -> tuple[list[int], dict[int, int], np.ndarray, np.ndarray, np.ndarray, list[int]]:
+        """The HyperNodes of ``topo`` (default: the decision's topology) under ``top`` (itself
+        first, breadth first), their positions, and their nodes laid end to end (``rows``: each
+        one's from ``starts`` to ``ends``), with their counts: fixed for the session, worked out
+        once per tree and ``top``."""
+        topo = self.ssn.cluster.topology if topo is None else topo
+        got = self._subtrees.get((id(topo), top))
+        if got is None:
             inside = topo.descendants(top)
             parts = [topo.leaves[h] for h in inside]
             lens = np.fromiter(map(len, parts), dtype=np.intp, count=len(parts))
             ends = np.cumsum(lens)
             rows = np.concatenate(parts).astype(np.intp, copy=False) if parts else np.zeros(0, dtype=np.intp)
-            got = self._subtrees[top] = (inside, {h: i for i, h in enumerate(inside)}, rows, ends - lens, ends, lens.tolist())
+            got = self._subtrees[id(topo), top] = (inside, {h: i for i, h in enumerate(inside)}, rows, ends - lens, ends,
+                                                   lens.tolist())  # fmt: skip
         return got
 
-    def level_under(self, top: int, tier: int) -> list[int]:
-        """The HyperNodes of tier ``tier`` under ``top`` (``top`` included), in
-        :meth:`subtree` order: fixed for the session, worked out once."""
-        got = self._levels_under.get((top, tier))
+    def level_under(self, top: int, tier: int, topo: Any = None) -> list[int]:
+        """The HyperNodes of tier ``tier`` under ``top`` (``top`` included) of ``topo`` (default:
+        the decision's topology), in :meth:`subtree` order: fixed for the session, worked out once."""
+        topo = self.ssn.cluster.topology if topo is None else topo
+        got = self._levels_under.get((id(topo), top, tier))
         if got is None:
-            tiers = self.ssn.cluster.topology.tier
-            got = self._levels_under[top, tier] = [h for h in self.subtree(top)[0] if tiers[h] == tier]
+            tiers = topo.tier
+            got = self._levels_under[id(topo), top, tier] = [h for h in self.subtree(top, topo)[0] if tiers[h] == tier]
         return got
 
     def sets(self, job: Job) -> JobSets:

@@ -138,7 +138,7 @@ def level_scores(topo: Any, domains: list[int], n_nodes: int) -> np.ndarray:
 
 def _levels(ctx: KaiContext, nt: NetworkTopology) -> tuple[int | None, int | None, bool]:
     """(required tier, preferred tier, known): a KAI level name, or a Volcano tier number."""
-    topo = ctx.ssn.cluster.topology
+    topo = ctx.tree(nt)
     required = preferred = None
     if nt.hard:
         required = topo.tier_by_name.get(nt.highest_tier_name or "") if nt.highest_tier_name else nt.highest_tier_allowed
@@ -213,10 +213,10 @@ def subset_nodes(ctx: KaiContext, v: View, nt: NetworkTopology | None, pod_sets:
     if not known:
         return [], None
     c = ctx.ssn.cluster
-    topo = c.topology
+    topo = ctx.tree(nt)
     where = state.get(("search", preferred)) if state is not None else None  # (the same nodes every time)
     if where is None:
-        valid = nodes[ctx.in_topology[nodes]] if len(nodes) else nodes
+        valid = nodes[ctx.in_tree(topo)[nodes]] if len(nodes) else nodes
         search = _above_empty(topo, c.nodes, topo.lca(valid)) if len(valid) else topo.root
         if preferred is not None:
             while search != topo.root and topo.tier[search] < preferred:
@@ -242,7 +242,7 @@ def subset_nodes(ctx: KaiContext, v: View, nt: NetworkTopology | None, pod_sets:
     count = len(tasks)
     # per domain of the search subtree, by prefix sums over its nodes: the idle + releasing
     # capacity, and (tasks alike) how many copies of the largest task its nodes hold
-    inside, pos, rows, starts, ends, sizes = ctx.subtree(search)
+    inside, pos, rows, starts, ends, sizes = ctx.subtree(search, topo)
     key = (search, None if biggest is None else biggest.tobytes())
     got = state.get(key) if state is not None else None
     if got is None:
@@ -282,7 +282,7 @@ def subset_nodes(ctx: KaiContext, v: View, nt: NetworkTopology | None, pod_sets:
 
     scores = None
     if preferred is not None:
-        scores = level_scores(topo, sorted(ctx.level_under(search, preferred), key=tree_key), len(c.nodes))
+        scores = level_scores(topo, sorted(ctx.level_under(search, preferred, topo), key=tree_key), len(c.nodes))
     top = required if required is not None else topo.max_tier
     low = preferred if preferred is not None else top
     allowed = None
@@ -306,7 +306,7 @@ def subset_nodes(ctx: KaiContext, v: View, nt: NetworkTopology | None, pod_sets:
                 leaves = topo.leaves[h]
                 out.append((h, leaves if given is None else leaves[given[leaves]]))
             continue
-        level = ctx.level_under(search, tier)
+        level = ctx.level_under(search, tier, topo)
         if allowed is not None:
             level = [h for h in level if _under(topo, h, allowed, required)]  # type: ignore[arg-type]
         for h in sorted((h for h in level if fits(h)), key=tree_key):

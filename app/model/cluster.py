@@ -759,6 +759,9 @@ class Cluster:
         #: why Volcano's HyperNode cache is not ready ("" when it is): the decision has no
         #: HyperNodes, and jobs with a network topology are not scheduled (``Session``)
         self.hypernodes_not_ready = ""
+        #: the KAI Topologies KAI constraints name beside the decision's own (``topology``): each
+        #: its own tree, as KAI builds a domain tree per Topology (``app.kai.context.KaiContext.tree``)
+        self.kai_trees: dict[str, Topology] = {}
         #: jobs made for PodGroups that pods name but the snapshot lacks: no scheduler's either
         self.absent_groups: frozenset[str] = frozenset()
         #: KAI PodGroups backed off in their own node pool (``kube.kai_backed_off``): the
