@@ -336,8 +336,8 @@ class Admissions:
         entries, unchecked, by_key = [], [], {}
         tas_flavors = frozenset(name for name, f in k.flavors.items() if f.topology_name)
         self.kueue_tas = bool(tas_flavors)
-        keys_of = {t.name: list(t.levels) for t in d.topologies if t.kind == "kueue"}
-        levels_of = {t.name: set(t.levels) for t in d.topologies if t.kind == "kueue"}
+        keys_of = _topology_keys(d)
+        levels_of = {name: set(keys) for name, keys in _topology_keys(d).items()}
         # Workloads requesting TAS in a snapshot without TAS flavors (a what-if's set aside ones too)
         no_tas_flavor = [p.key for p in self.plans if not tas_flavors and p.state == NO_FIT
                          and any(_explicit_tas(ps.topology) for ps in p.wl.pod_sets)]  # fmt: skip
@@ -436,7 +436,8 @@ class Admissions:
             plan.placed = verdict.placed
             plan.flavors = verdict.flavors
             plan.tas = {ps for ps, asg in verdict.flavors.items()
-                        if any(f in k.flavors and k.flavors[f].topology_name for f in asg.values())} if tas_flavors else None  # fmt: skip
+                        if any(f in k.flavors and k.flavors[f].topology_name for f in asg.values())} if (
+                tas_flavors or not self.what_if) else None  # fmt: skip (None: the what-if places every podSet)
             for ps in sorted(plan.tas or ()):
                 topo = next(k.flavors[f].topology_name for f in verdict.flavors[ps].values()
                             if f in k.flavors and k.flavors[f].topology_name)  # fmt: skip
@@ -489,9 +490,7 @@ class Admissions:
         ``status.admission`` topology assignments say (:meth:`_assigned_usage`); one without
         any on the flavors' levels is named: Kueue counts what it holds, here nothing is."""
         k = self.kueue
-        # (a flavor's topologyName names a Kueue Topology; a KAI one of the name counts when no Kueue one has it)
-        levels = {t.name: t.levels for t in d.topologies if t.kind == "kai"}
-        levels.update({t.name: t.levels for t in d.topologies if t.kind == "kueue"})
+        levels = _topology_keys(d)
         snaps = {name: ktas.Snapshot(f.topology_name, levels[f.topology_name], d.nodes, f.node_labels, f.tolerations,
                                      mixed=k.feature_gates["TASProfileMixed"],
                                      preferred_affinity=k.feature_gates["TASRespectNodeAffinityPreferred"],
@@ -944,6 +943,14 @@ def _tas_match(wl: Workload, k: KueueObjects, cq: quota.Node, tas_only: bool, le
             if reason is not None:
                 ok[ps.name][name] = False
                 out.setdefault(ps.name, {})[name] = reason
+    return out
+
+
+def _topology_keys(d: Draft) -> dict[str, list[str]]:
+    """Each Topology's level labels by name, as a flavor's ``topologyName`` reads them: a Kueue
+    Topology; a KAI one of the name counts when no Kueue one has it."""
+    out = {t.name: list(t.levels) for t in d.topologies if t.kind == "kai"}
+    out.update({t.name: list(t.levels) for t in d.topologies if t.kind == "kueue"})
     return out
 
 

@@ -895,7 +895,9 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
     at once: ``requeueIfNotPresent`` with ``PendingFlavors``, or a skipped entry's
     ``RequeueReasonFailedAfterNomination``; ``NextFlavorToTryForPodSetResource``), at most
     :data:`MAX_RETRIES` times. A preemptor stays its queue's head until its victims are gone
-    (Kueue requeues it at once): the rest of its queue waits behind it. Past ``stop_at``
+    (Kueue requeues it at once): the rest of its queue waits behind it, and each later cycle
+    processes it again in its turn, its usage and victims held from then to the cycle's end
+    only (``waiting``). Past ``stop_at``
     (``time.perf_counter``), the Workloads not yet tried are ``truncated``. ``fair``: fair
     sharing's preemption strategies when it is on (:mod:`app.kueue.fairsharing` orders the
     heads and chooses victims); None: classical. ``ledger``: Admission Fair Sharing's usage
@@ -930,6 +932,9 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
     halted = False  # the scheduler blocked (blockAdmission): nothing more happens in this answer
     cycle_no = 0
 
+    reserved: list[tuple[Node, FR, int]] = []  # usage held for one cycle (removed at its end)
+    reserved_tas: list[str] = []  # TAS placements held for one cycle
+
     def requeued(e: Entry, asg: fa.Assignment, skipped: bool = False) -> bool:
         """A Workload left with flavors to try (``PendingFlavors``), or skipped in this cycle
         (``RequeueReasonFailedAfterNomination``: ``requeueAndUpdate`` gives it to any entry that
@@ -942,6 +947,24 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
         e.resume = dict(asg.tried) if preserve_scan or not skipped else {}
         pending[e.queue].push_front(e)
         return True
+
+    #: the Workloads that wait for victims (preemptors, and those a recomputation found fitting
+    #: once another's victims are gone): Kueue requeues each at once as its queue's sticky head,
+    #: and every cycle processes it again, on a snapshot without its usage: it holds its usage,
+    #: TAS placement and targets only from its turn in the cycle to the cycle's end (``cq.AddUsage``
+    #: on the cycle's snapshot; the cycle's ``preemptedWorkloads``). Its answer is its first cycle's.
+    waiting: dict[str, tuple[Entry, fa.Assignment, list[Any], bool]] = {}
+
+    def hold(e: Entry, asg: fa.Assignment, targets: list[Any], with_tas: bool) -> None:
+        node = tree.queues[e.queue]
+        for t in targets:
+            cycle.preempted[t.holder.key] = t.holder
+        for fr, v in sorted(asg.usage.items()):
+            node.add_usage(fr, v)
+            reserved.append((node, fr, v))
+        if with_tas and cycle.tas is not None and asg.placed:  # (a preemptor holds its placement: cq.AddUsage)
+            cycle.tas.admit(RESERVING + e.key, asg.placed, e.tas_requests)
+            reserved_tas.append(RESERVING + e.key)
 
     def block(q: str, head: str, why: str) -> None:
         blocked.add(q)
@@ -962,15 +985,23 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                         out[e.key] = Verdict(False, "not tried: the decision's deadline (options.deadlineMs) passed first",
                                              truncated=True)  # fmt: skip
             break
+        cycle.preempted = {}  # (the cycle's preemptedWorkloads)
         nominated = []
         for e in heads:
             asg, targets = cycle.nominate(e)
             # (PrioritySortingWithinCohort off: no priority between the cycle's heads, FIFO after borrowing)
             nominated.append(((asg.borrowing, -e.priority if priority_sorting else 0, e.created, e.tie, e.key), e, asg,
                               targets))  # fmt: skip
-        reserved: list[tuple[Node, FR, int]] = []
-        reserved_tas: list[str] = []
+        for e, asg, targets, _ in waiting.values():  # (in the order they first waited)
+            nominated.append(((asg.borrowing, -e.priority if priority_sorting else 0, e.created, e.tie, e.key), e, asg,
+                              targets))  # fmt: skip
+        replay = set(waiting)
+        reserved.clear()
+        reserved_tas.clear()
         for _, e, asg, targets in _processing_order(nominated, cycle):
+            if e.key in replay:
+                hold(e, asg, targets, waiting[e.key][3])
+                continue
             node = tree.queues[e.queue]
             pending[e.queue].pop(e)
             strict = node.strategy == "StrictFIFO"
@@ -1003,8 +1034,8 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                     block(e.queue, e.key, "a StrictFIFO queue")
                 continue
             if deferred:
-                for fr, v in sorted(asg.usage.items()):
-                    node.add_usage(fr, v)
+                hold(e, asg, [], False)
+                waiting[e.key] = (e, asg, [], False)
                 out[e.key] = Verdict(False, "it fits once the Workloads other preemptors evict are gone: waiting for them",
                                      quota_reason=WAITING_FOR_PREEMPTED)  # fmt: skip
                 block(e.queue, e.key, "which waits for preempted Workloads")
@@ -1018,19 +1049,17 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                 if strict:
                     block(e.queue, e.key, "a StrictFIFO queue")
                 continue
-            for t in targets:
-                cycle.preempted[t.holder.key] = t.holder
-            for fr, v in sorted(asg.usage.items()):
-                node.add_usage(fr, v)
-            if targets and cycle.tas is not None and asg.placed:  # (a preemptor holds its placement: cq.AddUsage)
-                cycle.tas.admit(e.key, asg.placed, e.tas_requests)
             if targets:
+                hold(e, asg, targets, True)
+                waiting[e.key] = (e, asg, targets, True)
                 victims = sorted((t.holder.key, t.reason) for t in targets)
                 why = asg.message(ps.name for ps in e.pod_sets)  # (Kueue: the assignment's message + the outcome)
                 out[e.key] = Verdict(False, (why + ". " if why else "") + f"Pending the preemption of {len(victims)} workload(s)",
                                      asg.flavors, victims, counts=asg.counts, quota_reason=WAITING_FOR_PREEMPTED)  # fmt: skip
                 block(e.queue, e.key, "which waits for the Workloads it preempts")
                 continue
+            for fr, v in sorted(asg.usage.items()):
+                node.add_usage(fr, v)
             if pods_ready_block:
                 out[e.key] = Verdict(False, "waiting for all admitted workloads to be in PodsReady condition "
                                             "(waitForPodsReady.blockAdmission)", reason="WaitingForPodsReady",
