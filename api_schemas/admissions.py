@@ -213,13 +213,16 @@ class WorkloadAdmission(BaseModel):
     message: str
     quotaReservedReason: Literal["Pending", "WaitingForQuota", "NoMatchingFlavor", "ExceedsMaxQuota",
                                  "TopologyPlacementFailed", "WaitingForPreemptedWorkloads", "WaitingForPodsReady",
-                                 "Misconfigured", "Suspended", "PendingEvaluation"] | None = Field(
-        None, description="A Workload Kueue's scheduler tried and did not admit: the reason of the QuotaReserved False "
-                          "condition it writes (UnadmittedWorkloadsObservability, on: NoMatchingFlavor, ExceedsMaxQuota, "
-                          "TopologyPlacementFailed as resolveNoFitReason ranks them, WaitingForQuota, "
+                                 "Misconfigured", "Suspended", "PendingEvaluation", "Deactivated", "AdmissionGated",
+                                 "OnHold"] | None = Field(
+        None, description="A Workload Kueue does not admit: the reason of the QuotaReserved False condition its "
+                          "scheduler or workload controller writes (UnadmittedWorkloadsObservability, on: NoMatchingFlavor, "
+                          "ExceedsMaxQuota, TopologyPlacementFailed as resolveNoFitReason ranks them, WaitingForQuota, "
                           "WaitingForPreemptedWorkloads, WaitingForPodsReady; Misconfigured (its namespace or resources "
-                          "fail ValidateAdmissibility), Suspended (an inactive ClusterQueue), PendingEvaluation (failed "
-                          "admission checks); Pending when none says why); null for the others.")  # fmt: skip
+                          "fail ValidateAdmissibility, or its LocalQueue or ClusterQueue does not exist), Suspended (an "
+                          "inactive ClusterQueue or LocalQueue), PendingEvaluation (failed admission checks), "
+                          "Deactivated (spec.active false), AdmissionGated, OnHold (kept); Pending when none says why); "
+                          "null for the others.")  # fmt: skip
     priority: int
     clusterQueue: str | None = Field(description="The ClusterQueue its LocalQueue names (null without one).")
     flavor: str | None

@@ -96,9 +96,12 @@ def test_a_ready_checks_node_selector_confines_the_placement_and_is_returned(cli
     assert got["podSets"][0]["topologyAssignment"] is None
 
 
-def test_a_ready_checks_node_selector_no_node_matches_does_not_fit(client):
-    a = post(client, body([ready_with({"nodeSelector": {"example.com/pool": "none"}})], objects()))
-    assert one(a, "ml/w")["reason"] == "NoFit"
+def test_a_ready_checks_node_selector_no_node_matches_is_admitted_on_quota_its_pods_pending(client):
+    # Kueue admits on quota alone (no TAS flavor): the pods, kept by the check's nodeSelector to
+    # nodes no Node matches, would stay Pending in kube-scheduler; the answer says so
+    w = one(post(client, body([ready_with({"nodeSelector": {"example.com/pool": "none"}})], objects())), "ml/w")
+    assert (w["reason"], w["podSets"][0]["count"]) == ("Admitted", 1)
+    assert "1 of its 1 pods find no node in the snapshot" in w["message"] and "kube-scheduler would leave them Pending" in w["message"]
 
 
 def test_a_ready_checks_tolerations_let_the_pods_onto_tainted_nodes(client):
@@ -108,9 +111,11 @@ def test_a_ready_checks_tolerations_let_the_pods_onto_tainted_nodes(client):
     plain = wl("w", 8)
     plain["status"] = {"admissionChecks": [{"name": "c", "state": "Ready", "message": "",
                                             "lastTransitionTime": "2026-11-23T10:00:00Z"}]}  # fmt: skip
-    assert one(post(client, request(tainted + objects(), workloads=[plain])), "ml/w")["reason"] == "NoFit"
+    untolerated = one(post(client, request(tainted + objects(), workloads=[plain])), "ml/w")
+    assert untolerated["reason"] == "Admitted" and "find no node in the snapshot" in untolerated["message"]
     got = one(post(client, request(tainted + objects(), workloads=[ready_with({"tolerations": [tol]})])), "ml/w")
     assert got["reason"] == "Admitted" and got["podSetUpdates"][0]["tolerations"] == [tol]
+    assert got["message"] == "admitted: 1 pods placed"
 
 
 def test_a_check_update_conflicting_with_the_pod_template_is_named(client):

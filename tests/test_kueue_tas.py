@@ -481,7 +481,7 @@ def test_kueue_admits_what_its_placement_holds_even_where_kube_scheduler_then_ca
     w = one(answer(client, nodes + objects([B, R]), [workload("w", 5, {"required": R})]), "ml/w")
     assert (w["admitted"], w["reason"]) == (True, "Admitted")
     assert domains(w["podSets"][0]) == [(("b1", "r1"), 5)]
-    assert "could not be placed on their domains' nodes here" in w["message"]
+    assert "5 of its 5 pods find no node in the snapshot" in w["message"] and "kube-scheduler would leave them Pending" in w["message"]
     assert w["admission"]["podSetAssignments"][0]["count"] == 5
 
 

@@ -221,10 +221,12 @@ def _priority_state(value: int | None, ref: Any) -> tuple[Any, ...]:
 
 
 def admit(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:
-    """Rounds: Kueue's quota pass picks the Workloads that get quota, the engine places
-    them; a Workload that had quota but did not fit is set aside (it waits, as Kueue leaves
-    it pending) and the next round gives its quota to the next ones, until a round sets none
-    aside. The answers of the set-aside Workloads are those of the round that tried them."""
+    """Kueue's quota pass picks the Workloads that get quota, the engine places their pods.
+    With ClusterQueues (not the what-if) Kueue admits on quota alone: the placement only tells
+    which pods find a node. In the what-ifs (``options.topologyWhatIf``, no ClusterQueue),
+    rounds: a Workload that had quota but did not fit is set aside (it waits) and the next round
+    gives its quota to the next ones, until a round sets none aside. The answers of the
+    set-aside Workloads are those of the round that tried them."""
     set_aside: dict[str, dict[str, Any]] = {}
     started = REQUEST_STARTED.get() or time.perf_counter()
     while True:
@@ -293,12 +295,16 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
     if plan.state == FINISHED:
         return base | {"reason": "Finished", "message": "its Finished condition is True: Kueue holds no quota for it "
                                                         "and does not admit it"}  # fmt: skip
+    # (the QuotaReserved reasons below are the workload controller's,
+    # resolveGranularUnadmittedQuotaReservedCondition: UnadmittedWorkloadsObservability, on)
     if plan.state == INACTIVE:
-        return base | {"reason": "Inactive", "message": plan.message or "spec.active is false: Kueue never admits it"}
-    if plan.state == ON_HOLD:
-        return base | {"reason": "OnHold", "message": plan.message}
+        return base | {"reason": "Inactive", "message": plan.message or "spec.active is false: Kueue never admits it",
+                       "quotaReservedReason": "Deactivated"}  # fmt: skip
+    if plan.state == ON_HOLD:  # (the condition keeps its reason)
+        return base | {"reason": "OnHold", "message": plan.message, "quotaReservedReason": "OnHold"}
     if plan.state == GATED:  # the workload controller's AdmissionGated condition
-        return base | {"reason": "AdmissionGated", "message": f"Admission is gated by: {wl.gated_by}"}
+        return base | {"reason": "AdmissionGated", "message": f"Admission is gated by: {wl.gated_by}",
+                       "quotaReservedReason": "AdmissionGated"}  # fmt: skip
     if plan.state in (NO_QUOTA, NO_QUEUE, MISCONFIGURED):
         reason = plan.reason or ("NoClusterQueue" if plan.state == NO_QUEUE else
                                  "Misconfigured" if plan.state == MISCONFIGURED else
@@ -312,7 +318,7 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
                    for v, why in plan.preempts]  # fmt: skip
         return base | {"reason": reason, "message": plan.message, "preemptions": victims, "admissionChecks": carried,
                        "podSets": [{"name": ps.name, "count": 0, "topologyAssignment": None} for ps in wl.pod_sets],
-                       "quotaReservedReason": plan.quota_reason or None}  # fmt: skip
+                       "quotaReservedReason": plan.quota_reason or ("Misconfigured" if plan.state == NO_QUEUE else None)}  # fmt: skip
     if plan.state == ADMITTED:
         carried = [{"name": n, "state": st} for n, st in sorted(wl.checks.items())]
         if plan.eviction is not None:  # (WaitForPodsReady's timeout: app.kueue.waitforpodsready)
@@ -365,34 +371,31 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
         admitted, reason, placed = False, "Pending", set()
     else:
         admitted, reason, placed = False, "NoFit", set()
-    # every podSet placed by Kueue's TAS: Kueue admits it whatever kube-scheduler then makes of its pods
-    by_kueue = bool(plan.placed) and all(ps.name in plan.placed for ps in wl.pod_sets if plan.counts.get(ps.name, ps.count))
-    unplaced = ssn.messages.get(plan.key, "") if by_kueue and reason == "NoFit" else ""
-    if by_kueue and reason == "NoFit":
-        admitted, reason = True, "Admitted"
+    # Kueue's quota pass reserved its quota (ClusterQueues in the snapshot, not the what-if): Kueue
+    # admits it on quota alone, whatever kube-scheduler then makes of its pods (a TAS podSet in the
+    # domains Kueue's TAS chose); the engine's placement only says which pods would find a node
+    by_kueue = plan.flavors is not None and plan.tas is not None
+    unplaced = ""
+    if by_kueue:
+        if reason != "Admitted":
+            unplaced = ssn.messages.get(plan.key, "") or "no node takes them"
+        admitted, reason, placed, preemptions = True, "Admitted", bound, []
     if reason == "Admitted" and not admissionchecks.all_ready(plan.checks):
         admitted, reason = False, "QuotaReserved"  # Kueue admits once every check is Ready
     pod_sets, updates, notes = [], [], []
-    if unplaced:
-        notes.append(f"its pods could not be placed on their domains' nodes here ({unplaced}): kube-scheduler would "
-                     "leave them Pending")  # fmt: skip
     for ps in wl.pod_sets:
-        if unplaced and ps.name in plan.placed:
-            p = plan.placed[ps.name][1]
-            entry = {"name": ps.name, "count": sum(c for _, c in p.domains),
-                     "topologyAssignment": asg.v1beta2(p.levels, p.domains) if wl.version == "v1beta2"
-                     else asg.v1beta1(p.levels, p.domains)}  # fmt: skip
-            update = podsetupdates.answer(ps.name, plan.merged[ps.name][0], None) if ps.name in plan.merged else None
-            if reason in ("Admitted", "QuotaReserved") and update is not None:
-                updates.append(update)
-            pod_sets.append(entry)
-            continue
         keys = [k for k in plan.pods.get(ps.name, []) if k in placed]
+        count = plan.counts.get(ps.name, ps.count) if by_kueue else len(keys)
         nodes = [tasks[k].node for k in keys]
         lvs = plan.ps_levels.get(ps.name, levels)  # (a TAS flavor's podSet: its flavor's Topology)
         paths = [tuple(cluster.nodes[n].labels.get(k, "") for k in lvs.keys) for n in nodes]
-        entry: dict[str, Any] = {"name": ps.name, "count": len(keys), "topologyAssignment": None}
-        if keys and lvs.keys and (plan.tas is None or ps.name in plan.tas):  # (a TAS flavor's podSet only)
+        entry: dict[str, Any] = {"name": ps.name, "count": count, "topologyAssignment": None}
+        selector = None
+        if by_kueue and ps.name in plan.placed and len(keys) < count:  # (Kueue's placement; its pods not all bound here)
+            p = plan.placed[ps.name][1]
+            entry["topologyAssignment"] = (asg.v1beta2(p.levels, p.domains) if wl.version == "v1beta2"
+                                           else asg.v1beta1(p.levels, p.domains))  # fmt: skip
+        elif keys and lvs.keys and (plan.tas is None or ps.name in plan.tas):  # (a TAS flavor's podSet only)
             akeys = lvs.assignment_keys
             values = [p[-1:] if akeys != lvs.keys else p for p in paths]
             doms = asg.domains(values)
@@ -400,14 +403,16 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
                 doms = plan.placed[ps.name][1].domains  # (Kueue's order: by the domains' full paths)
             entry["topologyAssignment"] = asg.v1beta2(akeys, doms) if wl.version == "v1beta2" else asg.v1beta1(akeys, doms)
             selector = asg.confining_selector(lvs.keys, paths)
-        else:
-            selector = None
         update = podsetupdates.answer(ps.name, plan.merged[ps.name][0], selector) if ps.name in plan.merged else None
         if reason in ("Admitted", "QuotaReserved") and update is not None:
             updates.append(update)
-        if keys and len(keys) < ps.count:
+        if by_kueue and len(keys) < count:
+            notes.append(f"podSet {ps.name!r}: {count - len(keys)} of its {count} pods find no node in the snapshot")
+        elif keys and len(keys) < ps.count:
             notes.append(f"podSet {ps.name!r} with {len(keys)} of {ps.count} pods (minCount {ps.minimum})")
         pod_sets.append(entry)
+    if unplaced:
+        notes.append(f"kube-scheduler would leave them Pending ({unplaced})")
     base |= {"admitted": admitted, "reason": reason, "podSets": pod_sets, "podSetUpdates": updates,
              "preemptions": preemptions, "admissionChecks": plan.checks if reason in ("Admitted", "QuotaReserved") else []}  # fmt: skip
     base["message"] = _message(plan, reason, len(placed), len(preemptions), notes, ssn)

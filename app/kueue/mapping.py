@@ -240,6 +240,7 @@ class Admissions:
                             plan.second = _second_pass(wl, self.kueue.feature_gates)
             elif why := stoppolicy.pending(wl, lq_stop.get(stoppolicy.queue_of(wl), "None"), self.kueue.feature_gates):
                 plan.state, plan.reason, plan.message = NO_QUOTA, stoppolicy.LQ_INACTIVE, why
+                plan.quota_reason = "Suspended"  # (the workload controller's getQueueBlocker: LocalQueue inactive)
             elif wl.gated_by and self.kueue.feature_gates["AdmissionGatedBy"]:
                 # (IsAdmissible: not while gated, HasAdmissionGate; one admitted already keeps its quota)
                 plan.state = GATED
