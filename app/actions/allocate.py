@@ -257,10 +257,12 @@ class Allocate(Action):
         success, when a pod set has a pipelined pod and fewer than its minimum allocated
         (``ShouldPipelineJob``), every placement of this attempt becomes a pipelined one
         and the job waits with them nominated ("Pipelined"); otherwise it is committed
-        ("Allocated"). "" when it cannot be placed."""
+        ("Allocated"), and a job none of whose pods was allocated before starts now
+        (``setLastStartTimestamp``). "" when it cannot be placed."""
         from app.kai.allocate import allocate_job
-        from app.kai.jobs import View, should_pipeline
+        from app.kai.jobs import ALLOCATED, View, should_pipeline
 
+        started = not any(t.status in ALLOCATED for t in job.tasks)  # (GetNumAllocatedTasks == 0)
         stmt = ctx.statement()
         v = View(job)  # (task states are read live: the same view after the placements)
         if not allocate_job(ctx, v, stmt, ctx.all_nodes, False):
@@ -274,6 +276,8 @@ class Allocate(Action):
             ssn.hold(stmt.ops, "Pipelined", reserve=True)
             return "Pipelined"
         stmt.commit()
+        if started:  # (setLastStartTimestamp: minruntime protects it from this session's preempt and reclaim)
+            ssn.kai_started[job.key] = ssn.now
         return "Allocated"
 
     def allocate_gang_group(self, ssn: Session, first: Job, by_queue: dict[str, list[Job]]) -> None:

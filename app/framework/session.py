@@ -110,6 +110,9 @@ class Session:
         # jobs whose placements stay in force without a commit (see ``hold``): job key ->
         # [state to report, ids of the held tasks]
         self.held: dict[str, tuple[str, set[int]]] = {}
+        #: KAI jobs the ``kai`` allocate started in this session (none of their pods allocated before):
+        #: their ``LastStartTimestamp`` is the session's time (``setLastStartTimestamp``)
+        self.kai_started: dict[str, float] = {}
         # job key -> HyperNode chosen for it by this decision (reported in ``jobs``)
         self.decided_hypernode: dict[str, int] = {}
         self._hooks: dict[str, list[list[tuple[str, Callable[..., Any]]]]] = {}
@@ -355,6 +358,8 @@ class Session:
         """Why :meth:`left_out` holds for ``job`` (its job message), else None."""
         c = self.cluster
         if job.queue in c.missing_queues:
+            if not job.queue:
+                return "its PodGroup has no spec.queue: KAI leaves the job out (QueueDoesNotExist)"
             return f"its queue {job.queue} is not in the snapshot: the scheduler leaves the job out"
         if job.key in c.absent_groups:
             return "the PodGroup its pods name is not in the snapshot: the scheduler makes no job of them"

@@ -138,6 +138,11 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
                                 "placed, never victims, in no queue's share); their running pods hold their nodes")  # fmt: skip
     for q in sorted(lost):
         keys = sorted(lost[q])
+        if not q:  # (a KAI PodGroup without spec.queue)
+            cluster.warnings.append(f"{len(keys)} KAI PodGroup(s) (e.g. {keys[0]}) have no spec.queue: KAI's snapshot gives "
+                                    "them QueueDoesNotExist and no action takes them (the pods' kai.scheduler/queue "
+                                    "label is the pod-grouper's, not read for a PodGroup that exists)")  # fmt: skip
+            continue
         cluster.warnings.append(f"queue {q!r} is not in the snapshot: its {len(keys)} job(s) (e.g. {keys[0]}) are left out, as "
                                 "Volcano's snapshot ignores them and KAI keeps them unscheduled (never placed, never "
                                 "victims, in no queue's share); their running pods hold their nodes")  # fmt: skip
@@ -711,7 +716,9 @@ def _phase_status(phase: str, on_node: bool) -> TaskStatus:
 def _new_job(g: GroupDraft, key: str, classes: dict[str, PriorityClass], default: PriorityClass | None) -> Job:
     job = Job(key, g.namespace, g.name, g.source)
     job.uid = g.uid
-    job.queue = g.queue or DEFAULT_QUEUE
+    # (a KAI PodGroup's queue is its spec.queue alone: without one KAI's snapshot gives the job
+    # QueueDoesNotExist and no action takes it, validatePodgroupQueue)
+    job.queue = g.queue or ("" if g.source == "kai" else DEFAULT_QUEUE)
     job.min_available = g.min_member
     job.min_task_member = dict(sorted(g.min_task_member.items()))
     job.min_resources = g.min_resources
@@ -848,8 +855,6 @@ def _tasks_and_jobs(
         job.tasks.append(t)
         if job.source == "workload":  # KEP-5710: the group's priority is the pods' priority
             t.priority = job.priority
-        if p.queue and job.queue == DEFAULT_QUEUE and job.source == "kai":
-            job.queue = p.queue
 
     def member(i: int, b: PodBlock, r: int, key: str, node: int) -> bool:
         """``one`` for row ``r`` of pod block ``b`` (task row ``i``, its key unique and

@@ -142,15 +142,16 @@ class KaiAction:
         return bool((could & ~others if others is not None else could).any())
 
     def candidates(self, inert: bool = True) -> list[Job]:
-        """Every job that may ever be a victim, in creation order (worked out once per action:
-        kube-system / system-priority pods are never victims, KAI does not schedule them, nor
-        pods on their own of other schedulers, which are in no job of KAI's).
+        """Every job that may ever be a victim, in creation order (worked out once per action):
+        not the pods of other schedulers, which are in no job of KAI's (KAI's victim filters have
+        no namespace rule: a KAI job in kube-system may be a victim; system priority classes are
+        above KAI's preemptible range anyway).
         ``inert``: the pods left as columns may be victims (:meth:`inert_victims`); without
         them only the jobs built as objects are looked at, nothing is built."""
         source = self.ssn.cluster.jobs if inert else self.ssn.cluster.active_jobs
         if self._candidates is None or self._candidates[0] is not source:
             jobs = sorted(source.values(), key=lambda j: (j.created, j.uid or j.key, j.key))
-            self._candidates = (source, [j for j in jobs if not any(t.critical for t in j.tasks) and not self.ssn.not_ours(j)])
+            self._candidates = (source, [j for j in jobs if not self.ssn.not_ours(j)])
         return self._candidates[1]
 
     def victim_jobs(self, keep: Callable[[Job], bool], *, alive_check: bool = True, inert: bool = True) -> list[Job]:

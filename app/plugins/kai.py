@@ -371,8 +371,12 @@ class MinRuntime(Plugin):
         return self.default_reclaim
 
     def last_start(self, job: Job) -> float | None:
-        """KAI's ``LastStartTimestamp``: the PodGroup annotation; without one (or unreadable)
+        """KAI's ``LastStartTimestamp``: now for a job this session's allocate started
+        (``setLastStartTimestamp``), else the PodGroup annotation; without one (or unreadable)
         the job is never protected, as in KAI."""
+        started = self.ssn.kai_started.get(job.key)
+        if started is not None:
+            return started
         raw = job.annotations.get("kai.scheduler/last-start-timestamp")
         if raw:
             try:
