@@ -169,6 +169,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     cluster.default_spread = (d.default_spread[0], d.default_spread[1])
     cluster.gpu_fractions = {f"{p.namespace}/{p.name}": kai_fraction(p.annotations, join_pointer(p.pointer, "metadata"), p.ident)
                              for p in d.gpu_shared if KAI_GPU_FRACTION in p.annotations}  # fmt: skip
+    cluster.kai_refused.extend(e for _, e in sorted(d.kai_refused, key=lambda ke: ke[0]))
     for p in sorted((p for p in d.gpu_shared if KAI_GPU_MEMORY in p.annotations), key=lambda p: (p.namespace, p.name)):
         try:
             cluster.gpu_memory[f"{p.namespace}/{p.name}"] = kai_gpu_memory(

@@ -275,6 +275,9 @@ class Draft:
     stale_binds: list[str] = field(default_factory=list)
     #: Pods sharing GPUs as KAI does (``gpu-fraction`` or ``gpu-memory``; named in the warnings).
     gpu_shared: list[PodDraft] = field(default_factory=list)
+    #: (pod key, refusal) of the pods KAI's admission webhook refuses (``ValidateGpuRequests``):
+    #: a 4xx under the ``kai`` profile only
+    kai_refused: list[tuple[str, Exception]] = field(default_factory=list)
     #: Pods KAI reads as legacy MIG tasks (a ``nvidia.com/mig-*`` annotation; named in the warnings).
     legacy_mig: list[PodDraft] = field(default_factory=list)
     #: Pods with DRA resource claims (``spec.resourceClaims``; named in the warnings).

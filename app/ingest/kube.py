@@ -434,6 +434,8 @@ def read_pod(o: dict, ptr: str, d: Draft) -> None:
             pod = _pod_full(o, ptr)
             if KAI_GPU_FRACTION in pod.annotations or KAI_GPU_MEMORY in pod.annotations:
                 d.gpu_shared.append(pod)
+                if KAI_GPU_FRACTION in pod.annotations:
+                    _kai_fraction_refusals(o, ptr, pod, d)
             if legacy_mig(pod.annotations):
                 d.legacy_mig.append(pod)
     d.pods.append(pod)
@@ -546,6 +548,27 @@ def kai_fraction(ann: dict[str, str], mp: str, ident: r.Ident) -> tuple[float, i
         where = join_pointer(mp, "annotations", KAI_GPU_FRACTION)
         raise InputError("gpu-fraction must be a number in (0, 1]", where, ident) from None
     return frac, _fraction_devices(ann, mp, ident)
+
+
+def _kai_fraction_refusals(o: dict, ptr: str, pod: PodDraft, d: Draft) -> None:
+    """``ValidateGpuRequests`` of a ``gpu-fraction`` pod, as KAI's admission webhook refuses it:
+    a fraction that is not below 1.0, or beside a whole-GPU limit (``nvidia.com/gpu`` in the
+    limits of any container or init container, ``getFirstGPULimit``)."""
+    where = join_pointer(ptr, "metadata", "annotations", KAI_GPU_FRACTION)
+    key = f"{pod.namespace}/{pod.name}"
+    try:
+        whole = float(pod.annotations[KAI_GPU_FRACTION]) >= 1
+    except ValueError:
+        whole = False  # (kai_fraction names it: a 4xx in every profile)
+    if whole:
+        d.kai_refused.append((key, InputError("gpu-fraction annotation value must be a positive number smaller than 1.0 "
+                                              "(KAI's admission refuses the pod)", where, pod.ident)))  # fmt: skip
+    spec = o.get("spec")
+    containers = [c for f in ("containers", "initContainers") for c in (spec.get(f) or [] if type(spec) is dict else [])]
+    if any(type(c) is dict and type(c.get("resources")) is dict and type(c["resources"].get("limits")) is dict
+           and GPU in c["resources"]["limits"] for c in containers):  # fmt: skip
+        d.kai_refused.append((key, InputError("cannot have both GPU fraction request and whole GPU resource request/limit "
+                                              "(KAI's admission refuses the pod)", where, pod.ident)))  # fmt: skip
 
 
 def kai_gpu_memory(ann: dict[str, str], gpus: float, mp: str, ident: r.Ident) -> tuple[int, int]:
