@@ -47,12 +47,12 @@ def test_example_pending_gang_is_bound_inside_one_tier1_hypernode(client):
     assert {j["job"]: j["hyperNode"] for j in out["jobs"]}["ml/train-b"] == "s2"
 
 
-def test_no_actions_configured_returns_an_empty_decision_with_job_states(client):
+def test_a_config_with_no_actions_is_refused_as_volcanos_loader_refuses_it(client):
+    # UnmarshalSchedulerConf: GetAction("") finds none, "failed to find Action"
     body = json.loads((ROOT / "examples" / "volcano-small.json").read_text())
     body["config"] = {"actions": "", "tiers": []}
-    out = post(client, body).json()
-    assert out["bindings"] == out["nominations"] == out["evictions"] == []
-    assert {j["job"]: j["state"] for j in out["jobs"]} == {"ml/train-a": "Running", "ml/train-b": "Pending"}
+    r = client.post("/v1/decisions", json=body)
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/config/actions", r.text
 
 
 def test_running_gang_reports_smallest_hypernode_holding_it(client):

@@ -82,7 +82,7 @@ networkTopologyDiscovery:
   enabled: true
   config:
     networkTopologyTypes:
-      ~: [{nodeLabel: spine}, {nodeLabel: leaf}]
+      ~: [{nodeLabel: spine}, {nodeLabel: leaf}, {nodeLabel: kubernetes.io/hostname}]
 """
 
 

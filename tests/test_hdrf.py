@@ -33,11 +33,15 @@ def pods(n: int, cpu: str, mem: str, group: str) -> list[dict[str, Any]]:
 
 
 def go_test_conf() -> dict[str, Any]:
-    """``TestHDRF``'s tier: drf (hierarchy, queue order, job order) and proportion (job
-    enqueued, queue order, reclaimable); every flag it leaves unset is off."""
+    """``TestHDRF``'s plugins: drf (hierarchy, queue order, job order) and proportion (job
+    enqueued, queue order, reclaimable); every flag it leaves unset is off. Go's test builds
+    them into one tier without the loader, which refuses that tier ("proportion and drf with
+    hierarchy enabled conflicts"); as a config proportion goes to the next tier: drf's queue
+    order still decides first, and allocate reads nothing else of proportion's here."""
     off = {"enablePreemptable": False}
     return {"actions": "allocate", "tiers": [{"plugins": [
         {"name": "drf", "enableHierarchy": True, "enableQueueOrder": True, "enableJobOrder": True, **off},
+    ]}, {"plugins": [
         {"name": "proportion", "enableJobEnqueued": True, "enableQueueOrder": True, "enableReclaimable": True,
          "enabledOverused": False, "enabledAllocatable": False, "enablePreemptive": False},
         {"name": "predicates"},

@@ -476,9 +476,10 @@ def test_label_discovery_stops_at_the_first_missing_label():
     assert [(s.name, [m.exact for m in s.members]) for s in specs] == [("hypernode-t-tier1-r0", ["b"])]
 
 
-def test_label_discovery_keeps_every_key_when_hostname_is_not_last():
+def test_label_discovery_drops_the_last_key_whatever_it_is():
+    # Volcano's parseCfg walks the labels from the last but one up: the last stands for the node
     specs = from_volcano_label_discovery({"t": ["zone", "rack"]}, ["a"], [{"zone": "z", "rack": "r"}])
-    assert [(s.name, s.tier) for s in specs] == [("hypernode-t-tier1-r", 1), ("hypernode-t-tier2-z", 2)]
+    assert [(s.name, s.tier) for s in specs] == [("hypernode-t-tier1-z", 1)]
 
 
 def test_label_discovery_names_stay_distinct_when_sanitised():

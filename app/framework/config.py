@@ -232,8 +232,9 @@ def split_actions(raw: Any, ptr: str, known: frozenset[str], aliases: dict[str, 
     out = []
     for word in raw.split(","):
         w = word.strip()
-        if not w:
-            continue
+        if not w:  # (GetAction("") finds none: Volcano's and KAI's loaders reject the config)
+            raise InputError("an empty action name (no 'actions', or a comma too many): Volcano's loader rejects the "
+                             "config ('failed to find Action')", ptr, kind="unknown-action")  # fmt: skip
         canonical = aliases.get(w.lower(), w.lower())
         if canonical not in known:
             raise InputError(
@@ -370,6 +371,10 @@ def load_config(
                     ignored(f"plugin {name}: argument {key}: {note}", join_pointer(pp, "arguments", key),
                             kind="not-implemented")  # fmt: skip
             plugins.append(opt)
+        if any(p.name == "drf" and p.flags.get("Hierarchy") for p in plugins) and any(
+                p.name == "proportion" for p in plugins):  # (UnmarshalSchedulerConf, per tier)
+            raise InputError("proportion and drf with hierarchy enabled conflicts: Volcano's loader rejects the config",
+                             join_pointer(tp, "plugins"))  # fmt: skip
         tiers.append(plugins)
     action_args: dict[str, dict[str, Any]] = {}
     action_pointers: dict[str, str] = {}

@@ -45,15 +45,16 @@ def from_volcano_label_discovery(
     *,
     pointer: str = "",
 ) -> list[HyperNodeSpec]:
-    """Volcano's label source: per type, label keys top to bottom, ``kubernetes.io/hostname``
-    last (dropped; without it every key is a level). Walking bottom-up from tier 1, a node
+    """Volcano's label source: per type, label keys top to bottom, the last one dropped
+    whatever it is (``parseCfg``: it stands for the node, ``kubernetes.io/hostname`` in
+    Volcano's guide). Walking bottom-up from tier 1, a node
     joins the HyperNode of (key, value) at each level and stops at its first missing label.
     Names are ``hypernode-<type>-tier<N>-<value>``; specs come back sorted by name."""
     specs: dict[tuple[str, int, str, str], HyperNodeSpec] = {}
     seen: dict[str, set[tuple[str, str]]] = {}  # spec name -> members already listed
     for tname in sorted(types):
         keys = list(types[tname])
-        bottom_up = list(reversed(keys[:-1] if keys and keys[-1] == HOSTNAME else keys))  # [0] = tier 1
+        bottom_up = list(reversed(keys[:-1]))  # [0] = tier 1
         for n, name in enumerate(node_names):
             labels = node_labels[n]
             child = ("Node", name)
