@@ -59,19 +59,6 @@ def _gpu_busy_cluster() -> list[dict]:
     ]  # fmt: skip
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Volcano's job controller computes the PodGroup's minResources from the Job's task template "
-    "as written (pkg/controllers/job/job_controller_actions.go:918 calcPGMinResources -> "
-    "job_controller_util.go:337/354 -> pkg/controllers/util/util.go:40 CalTaskRequests -> "
-    "GetPodQuotaUsage -> kube's quota PodUsageFunc, which reads container requests only). A Job is a "
-    "custom resource: nothing defaults its template's requests from limits (the mutating webhook "
-    "mutate_job.go does not; admit_job.go:337 defaults a copy only to validate). So a GPU asked in "
-    "limits only (the usual way, e.g. example/MindSpore-example/mindspore_gpu) is not in minResources, "
-    "and proportion / overcommit compare only the resources minResources names: the PodGroup is "
-    "admitted (Inqueue). Gangplank reads the template with requests defaulted from limits "
-    "(app/ingest/vcjob.py:256 effective_pod_request -> app/ingest/podrequest.py:136 "
-    "_container_requests) and puts that in minResources (vcjob.py:735 pod_quota_usage), so the "
-    "GPU is counted and enqueue refuses the PodGroup: it stays Pending and its pods are never made."))
 def test_vcjob_min_resources_ignore_limits_only_resources(client):
     job = {"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job",
            "metadata": {"name": "gpu-job", "namespace": "default"},
@@ -311,14 +298,6 @@ def test_node_oversubscription_annotations_add_capacity(client):
 UID = "11111111-2222-3333-4444-555555555555"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Same cause as test_vcjob_min_resources_ignore_limits_only_resources, on a live cluster's snapshot: "
-    "the submitted Job's PodGroup carries the minResources Volcano's controller computed from the "
-    "template (no GPU: PodUsageFunc reads requests only), so shouldUpdateExistingPodGroup "
-    "(pkg/controllers/job/job_controller_actions.go:878-889) finds nothing to change and enqueue admits it. "
-    "Gangplank recomputes minResources with the GPU from the limits (app/ingest/vcjob.py:687 "
-    "update_podgroup), warns 'its controller updates PodGroup ... (minMember and minResources): taken as "
-    "updated', and refuses the PodGroup."))
 def test_submitted_vcjob_podgroup_is_not_rewritten_with_limits(client):
     job = {"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job",
            "metadata": {"name": "gpu-job", "namespace": "default", "uid": UID, "creationTimestamp": OLD},

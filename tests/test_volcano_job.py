@@ -445,10 +445,10 @@ def test_calc_pg_min_resources(job_min, mins, milli, pods):
 
 
 def _task(spec: dict, minimum: int | None, pclass: str) -> VcTask:
+    request = {"cpu": int(spec["cpu"].rstrip("m")), "pods": 1000}  # (Go's template: requests, as written)
     return VcTask(name=spec["name"], replicas=spec["replicas"], min_available=spec["replicas"] if minimum is None else minimum,
                   template={}, spec={}, priority_class=pclass, topology_policy="", depends_on=(), iteration="",
-                  partition=None, partition_topology=None, pointer="",
-                  request={"cpu": int(spec["cpu"].rstrip("m")), "pods": 1000})  # fmt: skip
+                  partition=None, partition_topology=None, pointer="", request=request, written=request)  # fmt: skip
 
 
 @pytest.mark.parametrize("prio, mins, job_min, milli, pods", [

@@ -97,6 +97,9 @@ class VcTask:
     policies: bool = False  # it has lifecycle policies (not modelled)
     host_dns: bool = True  # a hostNetwork template without dnsPolicy gets ClusterFirstWithHostNet (mutateSpec, on create)
     request: dict[str, int] = field(default_factory=dict)  # one pod's effective request
+    #: the template's request as written, no request defaulted from a limit (a Job is a custom
+    #: resource: the API server defaults its pods, not its templates): what calcPGMinResources sums
+    written: dict[str, int] = field(default_factory=dict)
     min_set: bool = True  # minAvailable is set (only a submitted Job's task may lack it)
 
 
@@ -254,6 +257,7 @@ def _read_task(t: dict, tp: str, index: int, job: str, ident: r.Ident, create: b
         min_set=min_set, host_dns=create,
     )  # fmt: skip
     task.request = effective_pod_request(tspec, tsp, ident)
+    task.written = effective_pod_request(_without_limits(tspec), tsp, ident)
     tmeta = r.obj(template, "metadata", tmp, ident)
     task.labels = r.str_map(tmeta, "labels", join_pointer(tmp, "metadata"), ident)
     task.annotations = r.str_map(tmeta, "annotations", join_pointer(tmp, "metadata"), ident)
@@ -750,11 +754,26 @@ def _extended(name: str) -> bool:
     return "/" in name and "kubernetes.io/" not in name and counted(name)
 
 
+def _without_limits(spec: dict) -> dict:
+    """``spec`` with no container's (nor the pod's) ``limits``: what reads its requests as
+    written (the limits are read, and checked, with the pod's effective request)."""
+    out = dict(spec)
+    for key in ("containers", "initContainers"):
+        cs = spec.get(key)
+        if isinstance(cs, list):
+            out[key] = [{**c, "resources": {k: v for k, v in c["resources"].items() if k != "limits"}}
+                        if isinstance(c, dict) and isinstance(c.get("resources"), dict) else c for c in cs]  # fmt: skip
+    if isinstance(spec.get("resources"), dict):
+        out["resources"] = {k: v for k, v in spec["resources"].items() if k != "limits"}
+    return out
+
+
 def _add(acc: dict[str, int], task: VcTask, count: int) -> None:
-    """``quotav1.Add(acc, CalTaskRequests(task, count))`` (no loop: the usage times count)."""
+    """``quotav1.Add(acc, CalTaskRequests(task, count))`` (no loop: the usage times count), on
+    the template's requests as written (``PodUsageFunc`` reads requests only)."""
     if count <= 0:
         return
-    for k, q in pod_quota_usage(task.request).items():
+    for k, q in pod_quota_usage(task.written).items():
         acc[k] = acc.get(k, 0) + q * count
 
 
