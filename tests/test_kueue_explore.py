@@ -216,9 +216,6 @@ def provisioning_setup() -> list[dict[str, Any]]:
                       "retryStrategy": {"backoffLimitCount": 2, "backoffBaseSeconds": 0, "backoffMaxSeconds": 1800}}}]  # fmt: skip
 
 
-@pytest.mark.xfail(strict=True, reason="the docs' AdmissionCheck manifest has no status, so the ClusterQueue is answered "
-                                       "inactive (AdmissionCheckInactive); Kueue's provisioning controller activates it "
-                                       "because its ProvisioningRequestConfig exists")  # fmt: skip
 def test_docs_provisioning_setup_reserves_quota_and_waits_for_the_check(client):
     j = job("prov", 3, "100m")
     c = j["spec"]["template"]["spec"]["containers"][0]["resources"]
@@ -267,9 +264,6 @@ def test_multiple_flavors_setup_message_names_the_memory_group_tried_first(clien
 # (app/kueue/quota.py:998-1000).
 
 
-@pytest.mark.xfail(strict=True, reason="answered 'insufficient quota in ClusterQueue cluster-queue (and its cohort) for "
-                                       "every flavor of some resource group' instead of Kueue's 'resource ... "
-                                       "unavailable in ClusterQueue'")  # fmt: skip
 def test_a_resource_no_group_covers_is_named_unavailable_in_the_message(client):
     j = job("vpc", 1, "1")
     j["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"]["example.com/vpc1"] = "1"
@@ -285,8 +279,6 @@ def test_a_resource_no_group_covers_is_named_unavailable_in_the_message(client):
 # why the SparkApplication got nothing.
 
 
-@pytest.mark.xfail(strict=True, reason="the 422 for a lone SparkApplication does not name it (the warning that names "
-                                       "it beside a Job is dropped)")  # fmt: skip
 def test_a_lone_spark_application_is_named_in_the_refusal(client):
     spark = {"apiVersion": "sparkoperator.k8s.io/v1beta2", "kind": "SparkApplication",
              "metadata": {"name": "spark-pi", "namespace": "default", "labels": {"kueue.x-k8s.io/queue-name": "user-queue"}},

@@ -96,3 +96,14 @@ def provisioning_on(node: Node, checks: dict[str, AdmissionCheck], flavor: str) 
     """``HasProvRequestAdmissionCheck(flavor)``: a ProvisioningRequest check runs for it."""
     return any(c in checks and checks[c].controller == PROVISIONING_REQUEST and flavor in flavors_of(node, c)
                for c in node.checks)  # fmt: skip
+
+
+def settle_checks(k: Any) -> None:
+    """An AdmissionCheck without an ``Active`` condition (a manifest, not yet reconciled) is as
+    its controller would make it: Kueue's provisioning controller sets it Active when its
+    ``spec.parameters`` name a ProvisioningRequestConfig of the snapshot (``ConfigFromRef``),
+    else not; another controller's stays inactive."""
+    for ac in k.admission_checks.values():
+        if not ac.observed and ac.controller == PROVISIONING_REQUEST:
+            ref = ac.parameters
+            ac.active = ref is not None and ref[:2] == ("kueue.x-k8s.io", "ProvisioningRequestConfig") and ref[2] in k.prov_configs

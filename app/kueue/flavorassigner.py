@@ -246,6 +246,7 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
                     continue
                 out.no_fit = True  # a resource no group of the ClusterQueue covers: Kueue never admits it (BlockUndeclared)
                 out.no_fit_pod_sets.update(name for name, _ in members)
+                out.why = f"couldn't assign flavors to pod set {ps_name}: resource {res} unavailable in ClusterQueue"
                 return out
             wanted = {r: v for r, v in requests.items() if r in group.covered}
             best: dict[str, tuple[str, Mode]] | None = None

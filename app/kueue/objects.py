@@ -220,6 +220,10 @@ class AdmissionCheck:
     name: str
     controller: str
     active: bool
+    #: its status has an ``Active`` condition (else a manifest: :func:`settle_checks` decides)
+    observed: bool = True
+    #: ``spec.parameters`` (apiGroup, kind, name), when set
+    parameters: tuple[str, str, str] | None = None
 
 
 @dataclass(slots=True)
@@ -252,6 +256,7 @@ class KueueObjects:
     #: Sharing reads its weight and consumed resources when it is on
     local_queue_objects: dict[str, tuple[dict, str, dict[str, str]]] = field(default_factory=dict)
     admission_checks: dict[str, AdmissionCheck] = field(default_factory=dict)
+    prov_configs: set[str] = field(default_factory=set)  # ProvisioningRequestConfig names
     #: node.k8s.io/v1 RuntimeClasses: name -> ``overhead.podFixed`` (None: the class sets no overhead)
     runtime_classes: dict[str, dict[str, str] | None] = field(default_factory=dict)
     #: core/v1 LimitRanges: namespace -> [(name, items)] (:mod:`app.kueue.limitrange`)
@@ -878,7 +883,8 @@ def read_kueue_object(o: dict, ptr: str, k: KueueObjects) -> bool:
     elif kind == "AdmissionCheck":
         _admission_check(o, ptr, k)
     elif kind in unread.KINDS:  # (named by crdfields.notes)
-        pass
+        if kind == "ProvisioningRequestConfig":
+            k.prov_configs.add(metadata(o, ptr, kind, namespaced=False)[3])
     elif kind == "WorkloadPriorityClass":
         meta, ident, _, name = metadata(o, ptr, kind, namespaced=False)
         value = r.integer(o, "value", ptr, ident, required=True, minimum=-(2**31), maximum=2**31 - 1)
@@ -973,7 +979,11 @@ def _admission_check(o: dict, ptr: str, k: KueueObjects) -> None:
     if name in k.admission_checks:
         raise InputError(f"duplicate AdmissionCheck {name!r}", join_pointer(ptr, "metadata", "name"), ident)
     status = r.obj(o, "status", ptr, ident)
-    k.admission_checks[name] = AdmissionCheck(name, controller, _condition(status, "Active") is not None)
+    conds = status.get("conditions")
+    observed = any(isinstance(c, dict) and c.get("type") == "Active" for c in (conds if isinstance(conds, list) else ()))
+    params = r.obj(spec, "parameters", join_pointer(ptr, "spec"), ident)
+    ref = (str(params.get("apiGroup", "")), str(params.get("kind", "")), str(params.get("name", ""))) if params else None
+    k.admission_checks[name] = AdmissionCheck(name, controller, _condition(status, "Active") is not None, observed, ref)
 
 
 def _flavor(o: dict, ptr: str, k: KueueObjects) -> None:
