@@ -237,7 +237,7 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
             out.flavors[name] = chosen
             out.reasons[name] = status
             out.attempts[name] = tried
-        for res in sorted(requests):
+        for res in sorted(requests, key=resource_order):
             if res in chosen:
                 continue
             group = group_of.get(res)
@@ -249,23 +249,24 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
                 out.why = f"couldn't assign flavors to pod set {ps_name}: resource {res} unavailable in ClusterQueue"
                 return out
             wanted = {r: v for r, v in requests.items() if r in group.covered}
+            found: list[str] = []  # (this resource's flavor search's reasons)
             best: dict[str, tuple[str, Mode]] | None = None
             best_mode: Mode = (NO_FIT, 1 << 30)
             attempted = -1
             for idx in range((resume or {}).get((ps_name, res), -1) + 1, len(group.flavors)):
                 attempted, f = idx, group.flavors[idx]
                 if pinned is not None and all(pinned.get(name, {}).get(res) != f for name, _ in members):
-                    status.append(f"skipping flavor {f} as it is not found in the nomination mapping for resource {res}")
+                    found.append(f"skipping flavor {f} as it is not found in the nomination mapping for resource {res}")
                     continue
                 if not usable.get(f, False):
-                    status += [r for name, _ in members if (r := (why or {}).get(name, {}).get(f))]
+                    found += [r for name, _ in members if (r := (why or {}).get(name, {}).get(f))]
                     _attempt(tried, f, NO_FIT, NO_MATCHING_FLAVOR)
                     continue
                 rep: Mode = (FIT, 0)
                 picks: dict[str, tuple[str, Mode]] = {}
                 kinds: list[str] = []
-                for r in sorted(wanted):
-                    mode = _fits_quota(cq, (f, r), out.usage.get((f, r), 0), wanted[r], oracle, fair, status, kinds)
+                for r in sorted(wanted, key=resource_order):
+                    mode = _fits_quota(cq, (f, r), out.usage.get((f, r), 0), wanted[r], oracle, fair, found, kinds)
                     if preferred(rep, mode, fungibility):
                         rep = mode
                     if rep[0] == NO_FIT:
@@ -280,12 +281,14 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
                     break
                 if preferred(rep, best_mode, fungibility):
                     best, best_mode = picks, rep
-            if not best:
+            if not best:  # (the group's status is this search's alone: assignFlavors' groupStatus = *status)
                 out.no_fit = True
                 out.no_fit_pod_sets.update(name for name, _ in members)
+                status[:] = found
                 if status:
                     out.why = f"couldn't assign flavors to pod set {ps_name}: {', '.join(sorted(status))}"
                 return out
+            status += found
             for r, (f, mode) in best.items():
                 chosen[r] = f
                 for name, _ in members:
@@ -334,6 +337,16 @@ def check_tas_flavors(out: Assignment, cq: Node, tas_pod_sets: list[str], tas_fl
         if not out.no_fit:
             out.no_fit = True
             out.why = f"failed to assign flavors to pod set {ps}: {err}"
+
+
+def resource_order(name: str) -> tuple[int, str]:
+    """The order Kueue walks a podSet's resources in (``VectorizedResourceRequests``, on:
+    ``SliceRequests`` sorted by the FNV-1a 64 hash of each name, then the name): the first
+    resource group that finds no flavor is the one the message names."""
+    h = 0xCBF29CE484222325
+    for b in name.encode():
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h, name
 
 
 def _summed(lists: Iterable[dict[str, int]]) -> dict[str, int]:
