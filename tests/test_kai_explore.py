@@ -150,14 +150,6 @@ def test_bare_pod_topology_annotations_constrain_it(client):
     assert out["bindings"] == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="KAI's default grouper (also the podjob grouper's, for a bare pod) takes the queue from the "
-    "kai.scheduler/queue label, else the `project` label (plugins/defaultgrouper/default_grouper.go:134-166 "
-    "CalcPodGroupQueue / calculateQueueName), so a bare pod labelled project=team-a is in queue team-a (GPU limit "
-    "0: not placed); Gangplank applies that rule only to pods with owners (app/ingest/kaigrouper.py:553) and "
-    "puts the bare pod elsewhere, where it is placed",
-)
 def test_bare_pod_project_label_names_its_queue(client):
     team_a = queue("team-a", "default-parent-queue")
     team_a["spec"]["resources"]["gpu"]["limit"] = 0
@@ -219,14 +211,6 @@ def test_kai_job_in_kube_system_is_a_preempt_victim(client):
     assert [n["pod"] for n in out["nominations"]] == ["default/p-0"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a bare kai-scheduler pod without a kai.scheduler/queue or project label gets a PodGroup in "
-    "`default-queue` (plugins/defaultgrouper/default_grouper.go:134-147 CalcPodGroupQueue -> "
-    "plugins/constants/constants.go:19 DefaultQueueName), here with a GPU limit of 0: not placed; Gangplank "
-    "puts the owner-less pod in Volcano's implicit queue `default` (app/ingest/build.py:1231 "
-    "`job.queue = p.queue or DEFAULT_QUEUE`, DEFAULT_QUEUE = 'default' at :53) and places it",
-)
 def test_bare_pod_without_queue_label_is_in_default_queue(client):
     queues = [queue("default-parent-queue"), queue("default-queue", "default-parent-queue")]
     queues[1]["spec"]["resources"]["gpu"]["limit"] = 0

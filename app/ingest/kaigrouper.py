@@ -2165,6 +2165,14 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             spec = o.get("spec") if isinstance(o.get("spec"), dict) else {}
             pod = _pod_of(p, spec)
             grouped[(p.namespace, f"{PREFIX}-{p.name}-{p.uid}")].append((p, pod, found.pod_owner(p, o), PODJOB, None, None, None))
+        elif p.group is None:  # (a job of one here; its queue is the one KAI's default grouper gives its PodGroup)
+            spec = o.get("spec") if isinstance(o.get("spec"), dict) else {}
+            p.queue = Grouper.queue(found.pod_owner(p, o), _pod_of(p, spec))
+            if p.queue == DEFAULT_QUEUE and DEFAULT_QUEUE not in queues:  # (the chart's, made at install)
+                for q in implicit_queues(queues):
+                    kube.read_kai_queue(q, p.pointer, d)
+                    queues.add(q["metadata"]["name"])
+                defaulted.append(f"{p.namespace}/{p.name}")
     # each PodGroup built once, by its first pod; each pod's sub-group found directly
     made: dict[tuple[str, str], tuple[list[PodDraft], Metadata]] = {}
     n_subgroups, subgroup_bound = 0, max_subgroups(max_objects)
