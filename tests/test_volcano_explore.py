@@ -124,15 +124,6 @@ def _tier1_gang(pods: int) -> list[dict]:
     return objs
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Volcano's label discoverer builds HyperNodes for every networkTopologyTypes entry into the one "
-    "HyperNode set the scheduler reads (pkg/controllers/hypernode/discovery/label/label.go:243 parseCfg "
-    "keeps each type, :440-470 generateHyperNodeInfo walks every node through every type), so the "
-    "ConfigMap of docs/user-guide/how_to_use_hypernode_auto_discovery.md (types topologyA2 and "
-    "topologyA3; no node has topologyA2's volcano.sh/tor) gives topologyA3's tree and the job is "
-    "placed in one tier-1 HyperNode. Gangplank takes each type as a separate topology and refuses the "
-    "request with a 422 'the snapshot declares several topologies (topologyA2, topologyA3); choose one "
-    "with options.topology' (app/ingest/build.py:424 _topology)."))
 def test_label_discovery_doc_configmap_with_two_types(client):
     types = ("        topologyA2:\n          - nodeLabel: \"volcano.sh/tor\"\n          - nodeLabel: \"kubernetes.io/hostname\"\n"
              "        topologyA3:\n          - nodeLabel: \"volcano.sh/hypercluster\"\n"

@@ -422,6 +422,13 @@ def _topology(d: Draft, name: str | None, max_depth: int) -> tuple[Topology, str
             return build_topology([], node_names, node_labels, max_depth=max_depth), HYPERNODES
     elif len(sources) == 1:
         chosen = next(iter(sources.values()))
+    elif all(t.kind == "volcano-discovery" for t in sources.values()):
+        # Volcano's label discovery builds the HyperNodes of every networkTopologyTypes entry into
+        # one set (parseCfg, one discovery): one tree of them all
+        types = {t.name: t.levels for t in sources.values()}
+        first = sources[min(sources)]
+        specs = discovery.from_volcano_label_discovery(types, node_names, node_labels, pointer=first.pointer)
+        return build_topology(specs, node_names, node_labels, max_depth=max_depth), HYPERNODES
     elif _only_kai_named(d, sources):  # (each KAI constraint places in the Topology it names: its own tree)
         named = _kai_named(d)
         chosen = sources[min(named)] if named else sources[min(sources)]
