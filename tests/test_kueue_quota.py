@@ -688,3 +688,30 @@ def test_a_podset_group_with_different_levels_is_placed_at_its_workers_level(cli
     what_if = body([group], [flavor("f"), cq("cq", {"f": 64}), lq("lq", "cq")])
     what_if["options"]["topologyWhatIf"] = True
     assert problem(client, what_if)["pointer"] == "/workloads/0/spec/podSets/1/topologyRequest/required"
+
+
+def test_without_a_tas_flavor_admission_does_not_depend_on_the_nodes(client):
+    """Kueue admits on quota alone when no TAS flavor is involved: the same Workloads and
+    queues give the same reasons, flavors, counts and preemptions whatever nodes the snapshot
+    holds (none, small ones, the usual eight), on random queues, cohorts and Workloads."""
+    import random
+
+    from tests.kube import node, request
+
+    rng = random.Random(46)
+    for _ in range(25):
+        objs = [flavor("f"), flavor("g")]
+        for q in ("a", "b"):
+            quotas = {"f": rng.choice([0, 8, 16, 32]), "g": rng.choice([0, 8, 16])}
+            extra = {"preemption": {"withinClusterQueue": "LowerPriority", "reclaimWithinCohort": "Any"}} if rng.random() < 0.5 else {}
+            objs += [cq(f"cq-{q}", quotas, cohort="co" if rng.random() < 0.6 else None, **extra), lq(f"lq-{q}", f"cq-{q}")]
+        wls = [wl(f"w{i}", 8 * rng.randint(1, 4), queue=f"lq-{rng.choice('ab')}", priority=rng.randint(0, 3),
+                  created=f"2026-11-23T11:0{i}:00Z") for i in range(rng.randint(1, 5))]  # fmt: skip
+        answers = []
+        for nodes in ([], [node("tiny", cpu="1", gpu=1)], None):
+            b = body(wls, objs) if nodes is None else request(nodes + objs, workloads=wls)
+            a = post(client, b)
+            answers.append({w["workload"]: (w["reason"], w["quotaReservedReason"], [p["count"] for p in w["podSets"]],
+                                            (w["admission"] or {}).get("podSetAssignments"),
+                                            sorted(p["workload"] for p in w["preemptions"])) for w in a["workloads"]})  # fmt: skip
+        assert answers[0] == answers[1] == answers[2], answers
