@@ -241,14 +241,6 @@ def test_pod_on_missing_node_counts_in_its_queue(client):
 
 
 # 8 ------------------------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason=(
-    "Volcano's task priority is the pod's spec.priority overridden by its annotation "
-    "volcano.sh/task-priority when that parses as a base-10 int32 (pkg/scheduler/api/job_info.go:204 "
-    "TaskPriorityAnnotation, :247-251 NewTaskInfo); the priority plugin orders a job's tasks by it "
-    "(pkg/scheduler/plugins/priority/priority.go:57-65 taskOrderFn), as it does intra-job preemption and "
-    "sub-job order. With room for one pod, the annotated pod of a minMember-1 gang is placed first (the gang "
-    "is ready after it) and the other finds no room. Gangplank never reads the annotation (no "
-    "'volcano.sh/task-priority' in app/), so both pods have priority 0 and name order places p-a."))
 def test_task_priority_annotation_orders_tasks(client):
     def pod(name: str, ann: dict) -> dict:
         return {"apiVersion": "v1", "kind": "Pod",

@@ -841,6 +841,9 @@ def _tasks_and_jobs(
                 p.priority_class, classes, _at(p, ("spec", "priorityClassName"), "priorityClassName"), p.ident)
         else:
             priority = default_value
+        if (p.group is not None and p.group.source not in ("kai", "koordinator") and p.annotations
+                and VOLCANO_TASK_PRIORITY in p.annotations):  # fmt: skip
+            priority = _task_priority(p.annotations[VOLCANO_TASK_PRIORITY], priority)
         if p.priority_class:
             pclass = classes.get(p.priority_class)
         status = _task_status(p)
@@ -1235,6 +1238,22 @@ def _source(src: tuple | PodBlock | PodDraft, row: int) -> PodDraft:
     if type(src) is PodBlock:
         return src.draft(row - src.start)
     return src[1] if type(src) is tuple else src  # type: ignore[return-value]
+
+
+#: Volcano's per-pod task priority (``TaskPriorityAnnotation``)
+VOLCANO_TASK_PRIORITY = "volcano.sh/task-priority"
+
+
+def _task_priority(value: str, priority: int) -> int:
+    """``NewTaskInfo``: the annotation, when it parses as a base-10 int32 (``ParseInt(v, 10,
+    32)``), replaces the pod's priority as its task's (a job's task order and its own
+    preemption read it; a gang's priority is its PodGroup's); else the pod's."""
+    digits = value[1:] if value[:1] in "+-" else value
+    if digits and digits.isascii() and digits.isdigit():
+        n = int(value)
+        if -(2**31) <= n < 2**31:
+            return n
+    return priority
 
 
 def _single_job(t: Task, p: PodDraft, key: str) -> Job:
