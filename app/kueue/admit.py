@@ -382,7 +382,7 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
     if by_kueue:
         if reason != "Admitted":
             unplaced = ssn.messages.get(plan.key, "") or "no node takes them"
-        admitted, reason, placed, preemptions = True, "Admitted", bound, []
+        admitted, reason, placed, preemptions = True, "Admitted", bound | waiting, []  # (a nominated pod has a node)
     if reason == "Admitted" and not admissionchecks.all_ready(plan.checks):
         admitted, reason = False, "QuotaReserved"  # Kueue admits once every check is Ready
     pod_sets, updates, notes = [], [], []
