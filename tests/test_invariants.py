@@ -183,7 +183,8 @@ def check(body):
     for e in out["evictions"]:
         v = tasks[e["pod"]]
         p = c.jobs[e["preemptor"]]
-        assert not v.critical
+        # (KAI's victim filters have no namespace rule: a preemptible KAI job in kube-system may be one)
+        assert not v.critical or (body["config"].get("profile") == "kai" and v.namespace == "kube-system")
         if body["config"].get("profile") == "kai":  # KAI: preemptibility from priority, no Volcano flags
             assert is_preemptible(v.job) or e["action"] == "stalegangeviction"
             if e["action"] == "preempt":
