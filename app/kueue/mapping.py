@@ -338,7 +338,7 @@ class Admissions:
         tas_flavors = frozenset(name for name, f in k.flavors.items() if f.topology_name)
         self.kueue_tas = bool(tas_flavors)
         keys_of = _topology_keys(d)
-        levels_of = {name: set(keys) for name, keys in _topology_keys(d).items()}
+        levels_of = {name: set(keys) for name, keys in keys_of.items()}
         # Workloads requesting TAS in a snapshot without TAS flavors (a what-if's set aside ones too)
         no_tas_flavor = [p.key for p in self.plans if not tas_flavors and p.state == NO_FIT
                          and any(_explicit_tas(ps.topology) for ps in p.wl.pod_sets)]  # fmt: skip
