@@ -127,16 +127,6 @@ def test_bare_pod_of_another_node_pool_is_not_scheduled_by_default_shard(client)
     assert out["bindings"] == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a bare pod is its own top owner (pkg/podgrouper/podgrouper/podgrouper.go:63-67 getPodAsResourceOwner), "
-    "and the default grouper reads the topology constraint from the top owner's kai.scheduler/topology* "
-    "annotations (plugins/defaultgrouper/default_grouper.go:86-89), so KAI gives the pod's PodGroup a required "
-    "rack level and, as docs/topology/README.md says, does not place it on nodes lacking the label (here no "
-    "rack has 2 free GPUs: not placed); Gangplank keeps an owner-less pod a job of one without the annotations' "
-    "constraint (README *KAI's pod-grouper*: 'Pods without ownerReferences ... stay jobs of one') and binds it "
-    "to the unlabelled node",
-)
 def test_bare_pod_topology_annotations_constrain_it(client):
     topo = {"apiVersion": "kai.scheduler/v1alpha1", "kind": "Topology", "metadata": {"name": "cluster-topology"},
             "spec": {"levels": [{"nodeLabel": "topology.kubernetes.io/zone"},
@@ -308,3 +298,21 @@ def test_bare_pod_with_subgroup_label_is_in_no_pod_set(client):
     p = kpod("gpu-pod", None, 1, labels={"kai.scheduler/queue": "default-queue", "kai.scheduler/subgroup-name": "workers"})
     out = decide(client, [*QUICKSTART_QUEUES, *PRIORITY_CLASSES, p, knode("n1", gpu=1)])
     assert out["bindings"] == []
+
+
+def test_bare_pod_topology_annotations_keep_it_inside_the_level(client):
+    """The same rule, placed: KAI's default grouper gives the bare pod's PodGroup the required
+    rack level of its annotations, so the pod goes to the rack node that holds it, not to the
+    node outside every rack that it would take without the annotations."""
+    topo = {"apiVersion": "kai.scheduler/v1alpha1", "kind": "Topology", "metadata": {"name": "cluster-topology"},
+            "spec": {"levels": [{"nodeLabel": "topology.kubernetes.io/rack"}]}}  # fmt: skip
+    p = kpod("gpu-pod", None, 2, labels={"kai.scheduler/queue": "default-queue"},
+             annotations={"kai.scheduler/topology": "cluster-topology",
+                          "kai.scheduler/topology-required-placement": "topology.kubernetes.io/rack"})  # fmt: skip
+    # (the two nodes alike: without the constraint the tie goes to the first by name, the rackless one)
+    nodes = [knode("n1", gpu=2, labels={"topology.kubernetes.io/rack": "r1"}), knode("a-free", gpu=2)]
+    out = decide(client, [*QUICKSTART_QUEUES, *PRIORITY_CLASSES, topo, p, *nodes])
+    assert [(b["pod"], b["node"]) for b in out["bindings"]] == [("default/gpu-pod", "n1")], out
+    without = decide(client, [*QUICKSTART_QUEUES, *PRIORITY_CLASSES, topo, kpod("gpu-pod", None, 2, labels={
+        "kai.scheduler/queue": "default-queue"}), *nodes])  # fmt: skip
+    assert [b["node"] for b in without["bindings"]] == ["a-free"], without

@@ -385,6 +385,9 @@ def kai_topology_names(d: Draft, source: str, others: set[str] = frozenset()) ->
             return NetworkTopology(mode="hard", highest_tier_name=UNMET, topology_name=nt.topology_name)
         return nt
 
+    for p in d.pods:  # (the jobs of one of KAI pods without owners)
+        if p.kai_topology is not None:
+            p.kai_topology = settle(p.kai_topology, f"Pod {p.namespace}/{p.name}")
     for g in d.groups:
         if g.source != "kai":
             continue
@@ -457,7 +460,8 @@ def _tree(d: Draft, chosen: Any, max_depth: int) -> Topology:
 
 def _kai_constraints(d: Draft) -> list[NetworkTopology]:
     return [nt for g in d.groups if g.source == "kai"
-            for nt in (g.network_topology, *(p.network_topology for p in g.subgroup_policies)) if nt is not None]  # fmt: skip
+            for nt in (g.network_topology, *(p.network_topology for p in g.subgroup_policies)) if nt is not None] + [
+        p.kai_topology for p in d.pods if p.kai_topology is not None]  # fmt: skip
 
 
 def _kai_named(d: Draft) -> dict[str, Any]:
@@ -479,13 +483,9 @@ def _only_kai_named(d: Draft, sources: dict[str, Any]) -> bool:
 
 
 def _kai_constrained(d: Draft, topology: str) -> bool:
-    """Whether a KAI PodGroup (or one of its sub-groups) has a constraint naming ``topology``."""
-    for g in d.groups:
-        if g.source == "kai":
-            for nt in (g.network_topology, *(p.network_topology for p in g.subgroup_policies)):
-                if nt is not None and nt.topology_name == topology:
-                    return True
-    return False
+    """Whether a KAI PodGroup (or one of its sub-groups, or a KAI pod without owners) has a
+    constraint naming ``topology``."""
+    return any(nt.topology_name == topology for nt in _kai_constraints(d))
 
 
 def _queues(d: Draft) -> dict[str, Queue]:
@@ -1266,6 +1266,7 @@ def _single_job(t: Task, p: PodDraft, key: str) -> Job:
     job.pointer, job.obj = p.pointer, p.ident
     job.preemption_policy = t.preemption_policy
     job.kai_preemptibility = p.kai_preemptibility
+    job.network_topology = p.kai_topology
     job.tasks.append(t)
     t.job = job
     return job

@@ -88,6 +88,9 @@ class PodDraft:
     spread: tuple[Any, ...] = ()  # its DoNotSchedule topology spread constraints (SpreadConstraint)
     soft_spread: tuple[Any, ...] = ()  # its ScheduleAnyway ones
     scheduler: str = ""  # its ``spec.schedulerName`` ("" when it names none: the native form's pods)
+    #: a KAI pod without owners (a job of one): the topology constraint KAI's default grouper reads
+    #: from its ``kai.scheduler/topology*`` annotations (set by :mod:`app.ingest.kaigrouper`)
+    kai_topology: Any = None
 
 
 @dataclass(slots=True, frozen=True)

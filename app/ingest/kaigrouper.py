@@ -2168,6 +2168,11 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         elif p.group is None:  # (a job of one here; its queue is the one KAI's default grouper gives its PodGroup)
             spec = o.get("spec") if isinstance(o.get("spec"), dict) else {}
             p.queue = Grouper.queue(found.pod_owner(p, o), _pod_of(p, spec))
+            if any(k in p.annotations for k in (TOPOLOGY, TOPOLOGY_REQUIRED, TOPOLOGY_PREFERRED)):  # (default grouper)
+                p.kai_topology = kube.kai_topology({"topology": p.annotations.get(TOPOLOGY, ""),
+                                                    "requiredTopologyLevel": p.annotations.get(TOPOLOGY_REQUIRED, ""),
+                                                    "preferredTopologyLevel": p.annotations.get(TOPOLOGY_PREFERRED, "")},
+                                                   join_pointer(p.pointer, "metadata", "annotations"), p.ident)  # fmt: skip
             if p.queue == DEFAULT_QUEUE and DEFAULT_QUEUE not in queues:  # (the chart's, made at install)
                 for q in implicit_queues(queues):
                     kube.read_kai_queue(q, p.pointer, d)
