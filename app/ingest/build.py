@@ -385,9 +385,8 @@ def kai_topology_names(d: Draft, source: str, others: set[str] = frozenset()) ->
             return NetworkTopology(mode="hard", highest_tier_name=UNMET, topology_name=nt.topology_name)
         return nt
 
-    for p in d.pods:  # (the jobs of one of KAI pods without owners)
-        if p.kai_topology is not None:
-            p.kai_topology = settle(p.kai_topology, f"Pod {p.namespace}/{p.name}")
+    for key in sorted(d.kai_pod_topologies):  # (the jobs of one of KAI pods without owners)
+        d.kai_pod_topologies[key] = settle(d.kai_pod_topologies[key], f"Pod {key}")
     for g in d.groups:
         if g.source != "kai":
             continue
@@ -461,7 +460,7 @@ def _tree(d: Draft, chosen: Any, max_depth: int) -> Topology:
 def _kai_constraints(d: Draft) -> list[NetworkTopology]:
     return [nt for g in d.groups if g.source == "kai"
             for nt in (g.network_topology, *(p.network_topology for p in g.subgroup_policies)) if nt is not None] + [
-        p.kai_topology for p in d.pods if p.kai_topology is not None]  # fmt: skip
+        nt for nt in d.kai_pod_topologies.values() if nt is not None]  # fmt: skip
 
 
 def _kai_named(d: Draft) -> dict[str, Any]:
@@ -916,6 +915,8 @@ def _tasks_and_jobs(
     for t, p in singles:
         key = renamed.get(t.idx, t.key)
         jobs[key] = _single_job(t, p, key)
+        if d.kai_pod_topologies:  # (KAI's default grouper: the pod's topology annotations)
+            jobs[key].network_topology = d.kai_pod_topologies.get(f"{p.namespace}/{p.name}")
     if renamed:
         inert.keys = [renamed.get(row, k) for row, k in zip(inert.rows, inert.keys, strict=True)]
     for job in jobs.values():
@@ -1266,7 +1267,6 @@ def _single_job(t: Task, p: PodDraft, key: str) -> Job:
     job.pointer, job.obj = p.pointer, p.ident
     job.preemption_policy = t.preemption_policy
     job.kai_preemptibility = p.kai_preemptibility
-    job.network_topology = p.kai_topology
     job.tasks.append(t)
     t.job = job
     return job

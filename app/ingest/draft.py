@@ -88,9 +88,6 @@ class PodDraft:
     spread: tuple[Any, ...] = ()  # its DoNotSchedule topology spread constraints (SpreadConstraint)
     soft_spread: tuple[Any, ...] = ()  # its ScheduleAnyway ones
     scheduler: str = ""  # its ``spec.schedulerName`` ("" when it names none: the native form's pods)
-    #: a KAI pod without owners (a job of one): the topology constraint KAI's default grouper reads
-    #: from its ``kai.scheduler/topology*`` annotations (set by :mod:`app.ingest.kaigrouper`)
-    kai_topology: Any = None
 
 
 @dataclass(slots=True, frozen=True)
@@ -281,6 +278,9 @@ class Draft:
     #: (pod key, refusal) of the pods KAI's admission webhook refuses (``ValidateGpuRequests``):
     #: a 4xx under the ``kai`` profile only
     kai_refused: list[tuple[str, Exception]] = field(default_factory=list)
+    #: KAI pods without owners (jobs of one), by key: the topology constraint KAI's default
+    #: grouper reads from their ``kai.scheduler/topology*`` annotations (:mod:`app.ingest.kaigrouper`)
+    kai_pod_topologies: dict[str, Any] = field(default_factory=dict)
     #: Pods KAI reads as legacy MIG tasks (a ``nvidia.com/mig-*`` annotation; named in the warnings).
     legacy_mig: list[PodDraft] = field(default_factory=list)
     #: Pods with DRA resource claims (``spec.resourceClaims``; named in the warnings).

@@ -2169,7 +2169,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             spec = o.get("spec") if isinstance(o.get("spec"), dict) else {}
             p.queue = Grouper.queue(found.pod_owner(p, o), _pod_of(p, spec))
             if any(k in p.annotations for k in (TOPOLOGY, TOPOLOGY_REQUIRED, TOPOLOGY_PREFERRED)):  # (default grouper)
-                p.kai_topology = kube.kai_topology({"topology": p.annotations.get(TOPOLOGY, ""),
+                d.kai_pod_topologies[f"{p.namespace}/{p.name}"] = kube.kai_topology({"topology": p.annotations.get(TOPOLOGY, ""),
                                                     "requiredTopologyLevel": p.annotations.get(TOPOLOGY_REQUIRED, ""),
                                                     "preferredTopologyLevel": p.annotations.get(TOPOLOGY_PREFERRED, "")},
                                                    join_pointer(p.pointer, "metadata", "annotations"), p.ident)  # fmt: skip
