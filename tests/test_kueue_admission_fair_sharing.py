@@ -299,17 +299,19 @@ def test_afs_resource_weights_weigh_the_consumed_resources(client):
     assert plain["default/wl-b1"] == "Admitted" and weighted["default/wl-a1"] == "Admitted"
 
 
+def held(name: str, queue: str, priority: int) -> dict[str, Any]:
+    """A Workload of 4 cpu of ``queue`` holding quota in cq1."""
+    w = cpu_wl(name, queue, "4", priority=priority)
+    w["status"] = {"admission": {"clusterQueue": "cq1", "podSetAssignments": [{"name": "one", "count": 1,
+                   "flavors": {"cpu": "default"}, "resourceUsage": {"cpu": "4"}}]},
+                   "conditions": [{"type": "QuotaReserved", "status": "True", "reason": "QuotaReserved",
+                                   "message": "", "lastTransitionTime": T0}]}  # fmt: skip
+    return w
+
+
 def test_afs_preempts_the_most_used_local_queue_first(client):
     """Within a usage-based ClusterQueue (withinClusterQueue LowerPriority) the preemption
     candidate from the most used LocalQueue goes first, before a lower priority one."""
-
-    def held(name: str, queue: str, priority: int) -> dict[str, Any]:
-        w = cpu_wl(name, queue, "4", priority=priority)
-        w["status"] = {"admission": {"clusterQueue": "cq1", "podSetAssignments": [{"name": "one", "count": 1,
-                       "flavors": {"cpu": "default"}, "resourceUsage": {"cpu": "4"}}]},
-                       "conditions": [{"type": "QuotaReserved", "status": "True", "reason": "QuotaReserved",
-                                       "message": "", "lastTransitionTime": T0}]}  # fmt: skip
-        return w
 
     wls = [held("low-prio", "lq-a", 1), held("busy-lq", "lq-b", 5), cpu_wl("new", "lq-c", "4", 9, priority=10)]
     q = cpu_cq(preemption={"withinClusterQueue": "LowerPriority"})

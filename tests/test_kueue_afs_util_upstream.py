@@ -73,7 +73,7 @@ import pytest
 
 from app.kueue import admissionfairsharing as afs
 from tests.test_admissions import body, one, post
-from tests.test_kueue_admission_fair_sharing import FLAVOR, T0, config, cpu_cq, cpu_wl, local_queue
+from tests.test_kueue_admission_fair_sharing import FLAVOR, config, cpu_cq, cpu_wl, held, local_queue
 from tests.test_kueue_quota import reasons
 
 GPU = "nvidia.com/gpu"
@@ -120,16 +120,6 @@ def test_local_queue_weight_divides_its_usage(client, weight, want):  # type: ig
     u = 6 / want
     wrong = usage_between(client, lq, u - 0.5, u + 0.5)
     assert not wrong, wrong
-
-
-def held(name: str, queue: str, priority: int) -> dict[str, Any]:
-    """A Workload of 4 cpu of ``queue`` holding quota in cq1."""
-    w = cpu_wl(name, queue, "4", priority=priority)
-    w["status"] = {"admission": {"clusterQueue": "cq1", "podSetAssignments": [{"name": "one", "count": 1,
-                   "flavors": {"cpu": "default"}, "resourceUsage": {"cpu": "4"}}]},
-                   "conditions": [{"type": "QuotaReserved", "status": "True", "reason": "QuotaReserved",
-                                   "message": "", "lastTransitionTime": T0}]}  # fmt: skip
-    return w
 
 
 def test_missing_local_queue_weighs_one(client):  # type: ignore[no-untyped-def]

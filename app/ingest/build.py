@@ -78,7 +78,8 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         Node(i, n.name, n.uid, n.labels, n.taints, n.unschedulable, n.ready, n.pointer, n.healthy) for i, n in enumerate(d.nodes)
     ]
     topology, source = _topology(d, topology_name, max_hypernode_depth)
-    kai_trees = {name: _tree(d, t, max_hypernode_depth) for name, t in sorted(_kai_named(d).items()) if name != source}
+    kai_trees = {name: _tree(d, t, max_hypernode_depth)
+                 for name, t in sorted(_kai_named(d).items()) if name != source} if d.topologies else {}  # fmt: skip
     topology_notes = kai_topology_names(d, source, set(kai_trees))
     queues = _queues(d)
     groups = _groups(d)

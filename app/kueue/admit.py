@@ -321,7 +321,7 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
                    for v, why in plan.preempts]  # fmt: skip
         return base | {"reason": reason, "message": plan.message, "preemptions": victims, "admissionChecks": carried,
                        "podSets": [{"name": ps.name, "count": 0, "topologyAssignment": None} for ps in wl.pod_sets],
-                       "quotaReservedReason": plan.quota_reason or ("Misconfigured" if plan.state == NO_QUEUE else None)}  # fmt: skip
+                       "quotaReservedReason": plan.quota_reason or None}  # fmt: skip
     if plan.state == ADMITTED:
         carried = [{"name": n, "state": st} for n, st in sorted(wl.checks.items())]
         if plan.eviction is not None:  # (WaitForPodsReady's timeout: app.kueue.waitforpodsready)

@@ -34,6 +34,7 @@ preemption may free), else Fit; its borrowing level is the highest of its resour
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -339,6 +340,7 @@ def check_tas_flavors(out: Assignment, cq: Node, tas_pod_sets: list[str], tas_fl
             out.why = f"failed to assign flavors to pod set {ps}: {err}"
 
 
+@functools.lru_cache(maxsize=1024)  # (a few names, asked at every flavor search)
 def resource_order(name: str) -> tuple[int, str]:
     """The order Kueue walks a podSet's resources in (``VectorizedResourceRequests``, on:
     ``SliceRequests`` sorted by the FNV-1a 64 hash of each name, then the name): the first

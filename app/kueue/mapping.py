@@ -348,7 +348,7 @@ class Admissions:
             wl = plan.wl
             cq = k.local_queues.get((wl.namespace, wl.queue_name)) if wl.queue_name else None
             if cq is None or cq not in tree.queues:
-                plan.state = NO_QUEUE
+                plan.state, plan.quota_reason = NO_QUEUE, "Misconfigured"  # (the workload controller's getQueueBlocker)
                 plan.message = (f"LocalQueue {wl.namespace}/{wl.queue_name} does not exist" if cq is None else
                                 f"ClusterQueue {cq} (of LocalQueue {wl.namespace}/{wl.queue_name}) does not exist")
                 plan.message += ": Kueue does not queue the Workload"
