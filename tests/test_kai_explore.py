@@ -111,20 +111,16 @@ def shard_pod():
             "status": {"phase": "Pending"}}  # fmt: skip
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="KAI's pod-grouper makes a bare pod's PodGroup (podjob grouper, the pod its own top owner) with the "
-    "pod's labels and its node-pool label (pkg/podgrouper/pod_controller.go:119-121 addNodePoolLabel; "
-    "defaultgrouper CalcPodGroupLabels copies the top owner's labels), so the default shard, whose selector is "
-    "'kai.scheduler/node-pool absent', does not list that PodGroup and never places the pod "
-    "(docs/operator/scheduling-shards.md 'Direct Shard Targeting'); Gangplank makes an owner-less pod a job of "
-    "one outside the shard filter (app/ingest/nodepool.py shard_view filters only KAI PodGroups) and places it "
-    "on the default shard's node",
-)
 def test_bare_pod_of_another_node_pool_is_not_scheduled_by_default_shard(client):
+    """KAI's pod-grouper makes a bare pod's PodGroup (podjob grouper, the pod its own top owner)
+    with the pod's labels and its node-pool label (pkg/podgrouper/pod_controller.go:119-121
+    addNodePoolLabel), so the default shard, whose selector is "kai.scheduler/node-pool absent",
+    does not list that PodGroup and never places the pod (docs/operator/scheduling-shards.md
+    "Direct Shard Targeting"; app/ingest/nodepool.py shard_view)."""
     queues = [queue("foo-queue-parent"), queue("foo-queue-test", "foo-queue-parent")]
     out = decide(client, [*queues, *PRIORITY_CLASSES, shard_pod(), knode("n1")])
     assert out["bindings"] == []
+    assert any("on their own" in w and "test/gpu-pod" in w and "default shard" in w for w in out["warnings"])
 
 
 def test_bare_pod_topology_annotations_constrain_it(client):
@@ -157,35 +153,56 @@ def sharing_pod(annotations, whole_gpu=None, init_gpu=False):
     return p
 
 
-#: the refusals not modelled: the pod readers do not look at these annotations without a fraction,
-#: nor at the container a fraction names
-UNREAD = pytest.mark.xfail(strict=True, reason=(
-    "KAI's webhooks refuse these pods (gpu_request_validator.go:41-45 gpu-fraction-num-devices without a fraction or "
-    "gpu-memory, :29-31 mps without a fractional request; gpu_access.go:161 a gpu-fraction-container-name naming no "
-    "container); Gangplank's pod readers do not check them and place the pod"))
-
-
 @pytest.mark.parametrize(
     ("annotations", "whole_gpu", "init_gpu"),
     [
         pytest.param({"gpu-fraction": "0.5"}, "1", False, id="fraction-beside-whole-gpu-limit"),
         pytest.param({"gpu-fraction": "0.5"}, None, True, id="fraction-beside-init-container-gpu-limit"),
         pytest.param({"gpu-fraction": "1"}, None, False, id="fraction-of-1"),
-        pytest.param({"gpu-fraction-num-devices": "2"}, "1", False, id="num-devices-without-fraction", marks=UNREAD),
-        pytest.param({"mps": "true"}, "1", False, id="mps-without-fraction", marks=UNREAD),
+        pytest.param({"gpu-fraction-num-devices": "2"}, "1", False, id="num-devices-without-fraction"),
+        pytest.param({"mps": "true"}, "1", False, id="mps-without-fraction"),
         pytest.param({"gpu-fraction": "0.5", "gpu-fraction-container-name": "no-such-container"}, None, False,
-                     id="fraction-container-name-names-no-container", marks=UNREAD),
+                     id="fraction-container-name-names-no-container"),
     ],
 )
 def test_pods_kai_gpu_sharing_webhook_refuses_are_4xx(client, annotations, whole_gpu, init_gpu):
     """KAI's pod admission webhook (gpusharing/gpu_sharing.go:40-48 -> gpu_request_validator.go:16-85
     ValidateGpuRequests; failurePolicy Fail) refuses gpu-fraction beside a whole-GPU limit of any
-    container or init container (:33-35) and a gpu-fraction not below 1.0 (:80-83): a 422 under
-    the kai profile (app/ingest/kube.py _kai_fraction_refusals)."""
+    container or init container (:33-35), a gpu-fraction not below 1.0 (:80-83), mps without a
+    fractional request (:29-31), gpu-fraction-num-devices without a fraction or gpu-memory
+    (:41-45), and its Mutate a gpu-fraction-container-name naming no container
+    (pkg/binder/common/gpu_access.go:161 GetFractionContainerRef): a 422 under the kai profile
+    (app/ingest/kube.py _kai_sharing_refusals, kai_unshared_refusals)."""
     p = sharing_pod(annotations, whole_gpu, init_gpu)
     r = client.post("/v1/decisions", json={"objects": [*QUICKSTART_QUEUES, p, knode("n1", gpu=2)],
                                            "config": {"profile": "kai"}, "options": {"now": NOW}})  # fmt: skip
     assert r.status_code == 422, r.text
+
+
+@pytest.mark.parametrize(
+    ("annotations", "whole_gpu"),
+    [
+        pytest.param({"mps": "false"}, "1", id="mps-false-beside-whole-gpu"),
+        pytest.param({"mps": "true", "gpu-fraction": "0.5"}, None, id="mps-with-fraction"),
+        pytest.param({"gpu-fraction": "0.5", "gpu-fraction-num-devices": "2"}, None, id="num-devices-with-fraction"),
+        pytest.param({"gpu-fraction": "0.5", "gpu-fraction-container-name": "m"}, None, id="container-name-names-one"),
+    ],
+)
+def test_pods_kai_gpu_sharing_webhook_accepts_are_placed(client, annotations, whole_gpu):
+    """The same checks' other side (gpu_request_validator.go ValidateGpuRequests,
+    gpu_access.go GetFractionContainerRef): these pods pass KAI's admission and are bound."""
+    p = sharing_pod(annotations, whole_gpu)
+    out = decide(client, [*QUICKSTART_QUEUES, *PRIORITY_CLASSES, p, knode("n1", gpu=2)])
+    assert [b["pod"] for b in out["bindings"]] == ["default/gpu-sharing"], out
+
+
+def test_kai_webhook_refusals_do_not_apply_to_other_profiles(client):
+    """KAI's admission is KAI's: under the default profile an mps pod without a fraction is placed."""
+    p = sharing_pod({"mps": "true"}, "1")
+    p["spec"]["schedulerName"] = "volcano"
+    del p["metadata"]["labels"]["kai.scheduler/queue"]
+    r = client.post("/v1/decisions", json={"objects": [p, knode("n1", gpu=2)], "options": {"now": NOW}})
+    assert r.status_code == 200 and [b["pod"] for b in r.json()["bindings"]] == ["default/gpu-sharing"], r.text
 
 
 def test_kai_job_in_kube_system_is_a_preempt_victim(client):
@@ -235,32 +252,22 @@ def other_gang_pods(group_key, where):
                      "workloadRef", "spec", id="kubernetes-workload-api"),
     ],
 )  # fmt: skip
-@pytest.mark.xfail(
-    strict=True,
-    reason="KAI reads only its own PodGroups (scheduling.run.ai) and the pod-group-name annotation "
-    "(pkg/common/constants/constants.go:35; neither scheduling.k8s.io/group-name nor scheduling.x-k8s.io/pod-group "
-    "appears in KAI's code), so kai-scheduler pods of a Volcano or scheduler-plugins PodGroup are bare pods to its "
-    "pod-grouper, a job of one each (nor does KAI read a pod's spec.workloadRef or the Workload API): one of the "
-    "two fits the 1-GPU node and is bound; under the kai profile "
-    "Gangplank reads the other API's PodGroup as their gang (app/ingest/kube.py:228-258 _group_ref, the Volcano "
-    "annotation even before pod-group-name) and binds neither (README names only Koordinator gangs under kai as "
-    "an extension)",
-)
 def test_other_schedulers_podgroups_are_no_gang_under_kai(client, gang, group_key, where):
+    """KAI reads only its own PodGroups and the pod-group-name annotation
+    (pkg/common/constants/constants.go:35; neither scheduling.k8s.io/group-name nor
+    scheduling.x-k8s.io/pod-group appears in KAI's code, nor a pod's spec.workloadRef), so
+    kai-scheduler pods of another API's gang are bare pods to its pod-grouper, a job of one each:
+    one of the two fits the 1-GPU node and is bound (app/ingest/kaigrouper.py foreign_gangs)."""
     out = decide(client, [*QUICKSTART_QUEUES, *PRIORITY_CLASSES, gang, *other_gang_pods(group_key, where),
                           knode("n1", gpu=1)])  # fmt: skip
     assert len(out["bindings"]) == 1
+    assert any("name a gang of another API" in w for w in out["warnings"]), out["warnings"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a pod annotated both pod-group-name (a KAI PodGroup, minMember 1) and scheduling.k8s.io/group-name (a "
-    "Volcano PodGroup, minMember 2) is the KAI PodGroup's to KAI (it reads only pod-group-name, "
-    "pkg/common/constants/constants.go:35): one pod fits and is bound; Gangplank's _group_ref checks the Volcano "
-    "annotation first (app/ingest/kube.py:253-256) and under the kai profile gangs both pods in the Volcano "
-    "PodGroup, binding neither",
-)
 def test_pod_group_name_wins_over_volcano_annotation_under_kai(client):
+    """A pod annotated both pod-group-name (a KAI PodGroup, minMember 1) and
+    scheduling.k8s.io/group-name (a Volcano PodGroup, minMember 2) is the KAI PodGroup's to KAI
+    (it reads only pod-group-name): one pod fits and is bound."""
     vpg = {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup",
            "metadata": {"name": "vg", "namespace": "default"}, "spec": {"minMember": 2, "queue": "default"}}  # fmt: skip
     pods = [kpod(f"p{i}", "kg", 1, annotations={"scheduling.k8s.io/group-name": "vg"}) for i in range(2)]
@@ -284,20 +291,20 @@ def test_job_allocated_this_cycle_is_min_runtime_protected_in_reclaim(client):
     assert out["evictions"] == [] and out["nominations"] == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a bare pod's PodGroup (podjob grouper) has no sub-groups, so its only pod set is `default`; the pod-grouper "
-    "never removes a pod's kai.scheduler/subgroup-name label (pkg/podgrouper/pod_controller.go:162-194 "
-    "assignPodToGroupAndSubGroup sets it only when a sub-group is expected), KAI's PodInfo takes its pod set from "
-    "that label (pkg/scheduler/api/pod_info/pod_info.go:192) and AddTaskInfo drops a pod whose pod set is not the "
-    "job's (pkg/scheduler/api/podgroup_info/job_info.go:231-240): never scheduled; Gangplank applies that rule to "
-    "KAI PodGroups (README *KAI-Scheduler fidelity*: 'a pod in none of them ... is never placed') but a bare "
-    "pod is its own job of one and is bound",
-)
 def test_bare_pod_with_subgroup_label_is_in_no_pod_set(client):
+    """A bare pod's PodGroup (podjob grouper) has no sub-groups, so its only pod set is
+    `default`; the pod-grouper never removes a pod's kai.scheduler/subgroup-name label
+    (pkg/podgrouper/pod_controller.go:162-194 assignPodToGroupAndSubGroup), KAI's PodInfo takes
+    its pod set from that label (pkg/scheduler/api/pod_info/pod_info.go:192) and AddTaskInfo
+    drops a pod whose pod set is not the job's (podgroup_info/job_info.go:231-240): never
+    scheduled, and the warnings say why."""
     p = kpod("gpu-pod", None, 1, labels={"kai.scheduler/queue": "default-queue", "kai.scheduler/subgroup-name": "workers"})
     out = decide(client, [*QUICKSTART_QUEUES, *PRIORITY_CLASSES, p, knode("n1", gpu=1)])
     assert out["bindings"] == []
+    assert any("kai.scheduler/subgroup-name" in w and "default/gpu-pod" in w for w in out["warnings"]), out["warnings"]
+    p["metadata"]["labels"]["kai.scheduler/subgroup-name"] = "default"  # (the pod set it has)
+    out = decide(client, [*QUICKSTART_QUEUES, *PRIORITY_CLASSES, p, knode("n1", gpu=1)])
+    assert [b["pod"] for b in out["bindings"]] == ["default/gpu-pod"]
 
 
 def test_bare_pod_topology_annotations_keep_it_inside_the_level(client):

@@ -157,7 +157,7 @@ from app.ingest.draft import Draft, GroupRef, PodDraft
 from app.ingest.gostrconv import div, go_int32, go_int64, parse_int
 from app.ingest.metalimits import DEFAULT as DEFAULT_LIMITS
 from app.ingest.metalimits import MetaLimits, check_object
-from app.kai.jobs import KAI_UNGROUPED
+from app.kai.jobs import DEFAULT_POD_SET, KAI_SUBGROUP_LABEL, KAI_UNGROUPED
 
 SCHEDULER = "kai-scheduler"  # constants.DefaultSchedulerName
 PREFIX = "pg"  # constants.PodGroupNamePrefix
@@ -1650,9 +1650,10 @@ def applies(raw_config: Any) -> bool:
 
 
 def candidates(d: Draft) -> list[PodDraft]:
-    """The Kubernetes pods naming ``kai-scheduler`` in no gang, and those annotated
+    """The Kubernetes pods naming ``kai-scheduler`` in no gang, those annotated
     ``pod-group-name`` with a KAI PodGroup the snapshot lacks (KAI's pod controller groups
-    them again when they have owners, ``isOrphanPodWithPodGroup``) (one pass)."""
+    them again when they have owners, ``isOrphanPodWithPodGroup``), and those Gangplank's
+    reader put in another API's gang (:func:`foreign_gangs`) (one pass)."""
     out = []
     kai: set[tuple[str, str]] | None = None
     for p in d.pods:
@@ -1665,7 +1666,33 @@ def candidates(d: Draft) -> list[PodDraft]:
                 kai = {(g.namespace, g.name) for g in d.groups if g.source == "kai"}
             if (p.namespace, p.group.name) not in kai:
                 out.append(p)
+        else:  # (another API's gang, which KAI does not read: :func:`foreign_gangs`)
+            out.append(p)
     return out
+
+
+def foreign_gangs(d: Draft) -> None:
+    """KAI reads a pod's gang from its own PodGroups only (the ``pod-group-name`` annotation,
+    ``constants.PodGroupAnnotationForPod``): a ``kai-scheduler`` pod naming a gang of another
+    API (a Volcano or scheduler-plugins PodGroup, a Koordinator annotation gang, a Workload)
+    is in the KAI PodGroup its annotation names, else it has none and KAI's pod-grouper
+    groups it by its top owner (a pod on its own: a PodGroup of one). Under the ``kai``
+    profile its other gang is dropped (named in the notes) before the pod-grouper runs."""
+    moved: list[tuple[str, str]] = []
+    for p in d.pods:
+        if p.scheduler != SCHEDULER or p.group is None or p.group.source == "kai" or not p.pointer.startswith("/objects/"):
+            continue
+        moved.append((f"{p.namespace}/{p.name}", f"{p.group.source} gang {p.group.name}"))
+        name = p.annotations.get(kube.KAI_GROUP_ANNOTATION)
+        p.group = None if name is None else GroupRef("kai", name, join_pointer(p.pointer, "metadata", "annotations",
+                                                                                kube.KAI_GROUP_ANNOTATION))  # fmt: skip
+        p.kai_pod, p.kai_class, p.kai_preemptibility = kube.kai_pod_fields(p.group, p.labels, p.scheduler)
+    if moved:
+        pod_key, what = min(moved)
+        d.notes.append(f"{len(moved)} kai-scheduler pod(s) name a gang of another API (e.g. {pod_key}: {what}): KAI reads "
+                       f"only its own PodGroups (the {kube.KAI_GROUP_ANNOTATION} annotation), so under the kai profile "
+                       "each is in the KAI PodGroup that annotation names, else in the PodGroup KAI's pod-grouper makes "
+                       "from its top owner (a pod on its own: a job of one)")  # fmt: skip
 
 
 _POD_LABEL = "v1 Pod"
@@ -2064,6 +2091,11 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
     pods = candidates(d)
     if not pods or (force is None and not applies(raw_config)):
         return
+    if any(p.group is not None and p.group.source != "kai" for p in pods):
+        foreign_gangs(d)
+        pods = candidates(d)
+        if not pods:
+            return
     from app.ingest.build import KAI_PRIORITY_CLASSES
     from app.ingest.numatopology import PodSpecs
     from app.ingest.pgcontroller import owner_references
@@ -2088,6 +2120,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
     grouped: dict[tuple[str, str], list[tuple[PodDraft, Pod, Owner, str, dict, Owner | None]]] = {}
     unnamed: tuple[PodDraft, GrouperError, Owner] | None = None  # a pod whose PodGroup's name is KAI's error
     ownerless: list[tuple[PodDraft, dict]] = []  # pods without ownerReferences, left as they are
+    setless: list[str] = []  # of which those whose sub-group label names a pod set their PodGroup of one lacks
     for p in pods:
         o = specs.pod(p.pointer) or {}
         meta = o.get("metadata") if isinstance(o.get("metadata"), dict) else {}
@@ -2165,6 +2198,9 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             spec = o.get("spec") if isinstance(o.get("spec"), dict) else {}
             pod = _pod_of(p, spec)
             grouped[(p.namespace, f"{PREFIX}-{p.name}-{p.uid}")].append((p, pod, found.pod_owner(p, o), PODJOB, None, None, None))
+        elif p.group is None and p.labels.get(KAI_SUBGROUP_LABEL, DEFAULT_POD_SET) not in ("", DEFAULT_POD_SET):
+            setless.append(f"{p.namespace}/{p.name}")  # (its PodGroup of one has the pod set default only)
+            p.scheduler, p.kai_pod, p.kai_class, p.kai_preemptibility = KAI_UNGROUPED, False, "", ""
         elif p.group is None:  # (a job of one here; its queue is the one KAI's default grouper gives its PodGroup)
             spec = o.get("spec") if isinstance(o.get("spec"), dict) else {}
             p.queue = Grouper.queue(found.pod_owner(p, o), _pod_of(p, spec))
@@ -2275,6 +2311,12 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         d.notes.append(f"KAI's pod-grouper made {len(created)} PodGroup(s) for {sum(len(m) for m, _ in made.values())} "
                        f"kai-scheduler pod(s) without one, from their top owners in the snapshot (e.g. {pg} for {pod_key}): "
                        "each is read as KAI reads a PodGroup")  # fmt: skip
+    if setless:
+        d.notes.append(f"{len(setless)} kai-scheduler pod(s) on their own carry a {KAI_SUBGROUP_LABEL} label other than "
+                       f"{DEFAULT_POD_SET!r} (e.g. {min(setless)}): the PodGroup of one KAI's pod-grouper makes for such a "
+                       f"pod has the pod set {DEFAULT_POD_SET!r} only and leaves the label as it is, and KAI leaves a pod "
+                       "whose label names no pod set out of its job (AddTaskInfo): never scheduled; held as pods of another "
+                       "scheduler (never placed, never victims, in no queue)")  # fmt: skip
     if regrouped:
         d.notes.append(f"{len(regrouped)} kai-scheduler pod(s) with owners are annotated pod-group-name with a PodGroup "
                        f"the snapshot lacks (e.g. {min(regrouped)}): KAI's pod-grouper groups them again from their top "

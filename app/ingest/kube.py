@@ -85,6 +85,8 @@ KAI_NODE_POOL_LABEL = "kai.scheduler/node-pool"
 KAI_TASK_PRIORITY_LABEL = "kai.scheduler/task-priority"
 KAI_GPU_FRACTION = "gpu-fraction"
 KAI_GPU_FRACTION_DEVICES = "gpu-fraction-num-devices"
+KAI_GPU_FRACTION_CONTAINER = "gpu-fraction-container-name"
+KAI_MPS = "mps"
 KAI_GPU_MEMORY = "gpu-memory"
 #: KAI's MIG resources, and a pod annotation so named: a *legacy* MIG task (``app.kai.mig``)
 KAI_MIG_PREFIX = "nvidia.com/mig-"
@@ -360,7 +362,7 @@ def _pod_fast(o: dict, ptr: str, *, claims: bool = False) -> PodDraft | None:
         pod_queue(labels, ann, group), ann.get(VOLCANO_TASK_SPEC) or labels.get(VOLCANO_TASK_SPEC, ""),
         labels.get(KAI_SUBGROUP_LABEL, ""), r.flag(ann.get(VOLCANO_PREEMPTABLE, labels.get(VOLCANO_PREEMPTABLE))),
         created, nominated, bool(gates), policy, node_selector, affinity or None, tuple(tolerations), None, ptr, ident,
-        False, *_kai_pod(group, labels, sched), scheduler=sched or "",
+        False, *kai_pod_fields(group, labels, sched), scheduler=sched or "",
     )  # fmt: skip
 
 
@@ -414,7 +416,7 @@ _pod_fast_c = _kube_pod_kernel()
 _pods_run = compiled("kube_pods") if _pod_fast_c is not None else None
 
 
-def _kai_pod(group: GroupRef | None, labels: dict[str, str], scheduler_name: str | None) -> tuple[bool, str, str]:
+def kai_pod_fields(group: GroupRef | None, labels: dict[str, str], scheduler_name: str | None) -> tuple[bool, str, str]:
     """``kai_pod``, ``kai_class``, ``kai_preemptibility`` of a pod (see :class:`PodDraft`)."""
     if group is not None or (scheduler_name != KAI_SCHEDULER_NAME and KAI_QUEUE_LABEL not in labels):
         return False, "", ""
@@ -434,8 +436,7 @@ def read_pod(o: dict, ptr: str, d: Draft) -> None:
             pod = _pod_full(o, ptr)
             if KAI_GPU_FRACTION in pod.annotations or KAI_GPU_MEMORY in pod.annotations:
                 d.gpu_shared.append(pod)
-                if KAI_GPU_FRACTION in pod.annotations:
-                    _kai_fraction_refusals(o, ptr, pod, d)
+                _kai_sharing_refusals(o, ptr, pod, d)
             if legacy_mig(pod.annotations):
                 d.legacy_mig.append(pod)
     d.pods.append(pod)
@@ -530,7 +531,7 @@ def _pod_full(o: dict, ptr: str) -> PodDraft:
         ptr, ident,
     )  # fmt: skip
     d.scheduler = r.string(spec, "schedulerName", sp, ident)
-    d.kai_pod, d.kai_class, d.kai_preemptibility = _kai_pod(d.group, labels, d.scheduler or None)
+    d.kai_pod, d.kai_class, d.kai_preemptibility = kai_pod_fields(d.group, labels, d.scheduler or None)
     d.host_ports = _host_ports(spec, sp, ident)
     d.spread, d.soft_spread = _spread(spec, sp, ident)
     return d
@@ -550,25 +551,56 @@ def kai_fraction(ann: dict[str, str], mp: str, ident: r.Ident) -> tuple[float, i
     return frac, _fraction_devices(ann, mp, ident)
 
 
-def _kai_fraction_refusals(o: dict, ptr: str, pod: PodDraft, d: Draft) -> None:
-    """``ValidateGpuRequests`` of a ``gpu-fraction`` pod, as KAI's admission webhook refuses it:
-    a fraction that is not below 1.0, or beside a whole-GPU limit (``nvidia.com/gpu`` in the
-    limits of any container or init container, ``getFirstGPULimit``)."""
-    where = join_pointer(ptr, "metadata", "annotations", KAI_GPU_FRACTION)
+def _kai_sharing_refusals(o: dict, ptr: str, pod: PodDraft, d: Draft) -> None:
+    """What KAI's admission webhook refuses of a GPU-sharing pod (``gpu-fraction`` or
+    ``gpu-memory``; the latter's own checks are :func:`kai_gpu_memory`'s): ``ValidateGpuRequests``
+    refuses a fraction that is not below 1.0 or beside a whole-GPU limit (``nvidia.com/gpu`` in
+    the limits of any container or init container, ``getFirstGPULimit``), and ``Mutate``
+    (``GetFractionContainerRef``) a ``gpu-fraction-container-name`` that names no container or
+    init container."""
     key = f"{pod.namespace}/{pod.name}"
-    try:
-        whole = float(pod.annotations[KAI_GPU_FRACTION]) >= 1
-    except ValueError:
-        whole = False  # (kai_fraction names it: a 4xx in every profile)
-    if whole:
-        d.kai_refused.append((key, InputError("gpu-fraction annotation value must be a positive number smaller than 1.0 "
-                                              "(KAI's admission refuses the pod)", where, pod.ident)))  # fmt: skip
     spec = o.get("spec")
     containers = [c for f in ("containers", "initContainers") for c in (spec.get(f) or [] if type(spec) is dict else [])]
-    if any(type(c) is dict and type(c.get("resources")) is dict and type(c["resources"].get("limits")) is dict
-           and GPU in c["resources"]["limits"] for c in containers):  # fmt: skip
-        d.kai_refused.append((key, InputError("cannot have both GPU fraction request and whole GPU resource request/limit "
-                                              "(KAI's admission refuses the pod)", where, pod.ident)))  # fmt: skip
+    if KAI_GPU_FRACTION in pod.annotations:
+        where = join_pointer(ptr, "metadata", "annotations", KAI_GPU_FRACTION)
+        try:
+            whole = float(pod.annotations[KAI_GPU_FRACTION]) >= 1
+        except ValueError:
+            whole = False  # (kai_fraction names it: a 4xx in every profile)
+        if whole:
+            d.kai_refused.append((key, InputError("gpu-fraction annotation value must be a positive number smaller than "
+                                                  "1.0 (KAI's admission refuses the pod)", where, pod.ident)))  # fmt: skip
+        if any(type(c) is dict and type(c.get("resources")) is dict and type(c["resources"].get("limits")) is dict
+               and GPU in c["resources"]["limits"] for c in containers):  # fmt: skip
+            d.kai_refused.append((key, InputError("cannot have both GPU fraction request and whole GPU resource "
+                                                  "request/limit (KAI's admission refuses the pod)", where, pod.ident)))  # fmt: skip
+    name = pod.annotations.get(KAI_GPU_FRACTION_CONTAINER)
+    if name is not None and not any(type(c) is dict and c.get("name") == name for c in containers):
+        d.kai_refused.append((key, InputError(f"container with name {name} not found for fraction request (KAI's "
+                                              "admission refuses the pod)", join_pointer(
+                                                  ptr, "metadata", "annotations", KAI_GPU_FRACTION_CONTAINER),
+                                              pod.ident)))  # fmt: skip
+
+
+def kai_unshared_refusals(d: Draft) -> None:
+    """What KAI's admission webhook (``ValidateGpuRequests``) refuses of a pod that shares no
+    GPU (neither ``gpu-fraction`` nor ``gpu-memory``), which the C pod readers take: ``mps:
+    "true"`` ("MPS is only supported with GPU fraction request") and a
+    ``gpu-fraction-num-devices`` ("cannot request multiple fractional devices without
+    specifying fraction portion or gpu-memory"). Under the ``kai`` profile (one pass over the
+    pods; most have no annotations)."""
+    for p in d.pods:
+        ann = p.annotations
+        if not ann or KAI_GPU_FRACTION in ann or KAI_GPU_MEMORY in ann:
+            continue
+        for k, why in ((KAI_MPS, "MPS is only supported with GPU fraction request"),
+                       (KAI_GPU_FRACTION_DEVICES, "cannot request multiple fractional devices without specifying "
+                                                  "fraction portion or gpu-memory")):  # fmt: skip
+            if k in ann and (k != KAI_MPS or ann[k] == "true"):
+                d.kai_refused.append((f"{p.namespace}/{p.name}", InputError(
+                    f"{why} (KAI's admission refuses the pod)", join_pointer(p.pointer, "metadata", "annotations", k),
+                    p.ident)))  # fmt: skip
+                break
 
 
 def kai_gpu_memory(ann: dict[str, str], gpus: float, mp: str, ident: r.Ident) -> tuple[int, int]:

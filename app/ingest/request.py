@@ -177,12 +177,14 @@ def read_request(
         realize_kai_podgroups(draft, envelope["objects"], options.now, envelope.get("config"), kai_runs, limits,
                               min(read, settings.max_objects))  # fmt: skip
     if kai:
+        from app.ingest.kube import kai_unshared_refusals
         from app.ingest.nodepool import shard_view
 
         from app.kai.flags import snapshot_view
         from app.kai.mig import amd_gpus_as_gpus
 
         amd_gpus_as_gpus(draft)  # (the pods the pod-grouper made too)
+        kai_unshared_refusals(draft)
         draft.unknown_holds = False  # (KAI's node adds only its "active used" pods)
         if envelope.get("objects") is not None:  # (after the pod-grouper: it sees every PodGroup)
             shard_view(draft, cfg.partition)  # type: ignore[union-attr]
