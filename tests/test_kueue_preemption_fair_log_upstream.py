@@ -49,11 +49,18 @@ over-committed (b's 3 cpu in a Cohort of 2; b's 3 and c's 2 in one of 3), as in
   give (Kueue's ``fitsResourceQuota``: NoFit, ``ExceedsMaxQuota``, "... > maximum capacity (2)"), so
   preemption is never tried.
 
+* The non-log assertions of the strategy runs, with Go's injected strategies, on Gangplank's own
+  ``FairSearch._first`` / ``_second`` over the fixture (the strategy replaced by monkeypatching
+  :func:`~app.kueue.fairsharing._passes`, as Go passes its own function; Kueue's strategies are
+  configured by name, so no answer can inject one): "logs one entry per candidate ClusterQueue ..."
+  (never passing: not fitting, no targets, all 5 retry candidates, b's 3 and c's 2 evaluated once
+  each); "a passing evaluation is retained in the candidate ClusterQueue's single entry" (passing on
+  the third: evaluations false, false, true; b-3 taken with ``InCohortFairSharing``);
+  ``TestRunSecondFsStrategyLog`` (``runSecondFsStrategy`` with b's candidates: nothing taken with
+  the finite share, b-1 taken and b dropped with b's weight 0).
+
 Not transcribed (:func:`test_not_transcribed`):
 
-* "a passing evaluation is retained in the candidate ClusterQueue's single entry": its strategy
-  passes on the third evaluation, an injected function; Kueue's strategies are configured by name
-  (and on this fixture pass for every candidate of b or for none).
 * "nothing is emitted and no array is accumulated when V(4) is disabled": logging only.
 * The log entries' shape (one per candidate ClusterQueue, ``strategyEvaluations``, the DRS fields
   as JSON strings): logging only.
@@ -70,7 +77,8 @@ import pytest
 
 from app.ingest.quantity import canonical_quantity
 from app.kueue import fairsharing as fs
-from app.kueue.quota import Tree, read_cluster_queue
+from app.kueue.preemption import Preemptor
+from app.kueue.quota import Holder, Tree, read_cluster_queue
 from tests.test_kueue_fair_preemption_upstream import FLAVORS, configuration, cpu, cq, incoming, units
 from tests.kube import request
 from tests.test_admissions import one, post
@@ -157,9 +165,95 @@ def test_strategy_shares_of_the_log_fixture(weight, old, new, passes):  # type: 
     assert not (math.isinf(p_new.share()) and not math.isinf(t_old.share()))
 
 
+# -- runFirstFsStrategy / runSecondFsStrategy on Gangplank's FairSearch -------------------------------
+CPU = ("default", "cpu")
+
+
+def search(cqs: dict[str, tuple[int, str | None]]) -> tuple[fs.FairSearch, list[Holder], Any]:
+    """The fixture as Gangplank's :class:`~app.kueue.fairsharing.FairSearch` sees it, with the
+    incoming 3 cpu added to a (``SimulateUsageAddition``, as the Go fixture does): the search,
+    the candidates in Kueue's order (every admitted Workload, as Go hands them) and that order.
+    ``fits`` is ``workloadFits``: a's available cpu holds the incoming 3."""
+    objects, admitted = fixture(cqs)
+    queues = {o["metadata"]["name"]: read_cluster_queue(o, f"/objects/{i}") for i, o in enumerate(objects)
+              if o["kind"] == "ClusterQueue"}  # fmt: skip
+    tree = Tree.build(queues, {})
+    one = canonical_quantity("cpu", "1")
+    holders = [Holder(f"default/{w['metadata']['name']}", w["status"]["admission"]["clusterQueue"], 0, 0.0, 0.0,
+                      {CPU: one}) for w in admitted]  # fmt: skip
+    for h in holders:
+        tree.charge(h.queue, h.usage)
+
+    def remove(h: Holder) -> None:
+        tree.queues[h.queue].remove_usage(CPU, h.usage[CPU])
+
+    def add(h: Holder) -> None:
+        tree.queues[h.queue].add_usage(CPU, h.usage[CPU])
+
+    p = Preemptor("a", 0, 0.0, {CPU: 3 * one})
+    s = fs.FairSearch(tree, p, {CPU}, (FIRST, SECOND), lambda: tree.queues["a"].available(CPU) >= 3 * one, remove, add,
+                      holders)  # fmt: skip
+    tree.queues["a"].add_usage(CPU, 3 * one)
+    return s, fs.sorted_candidates(holders, "a"), fs.candidate_order("a")
+
+
+@pytest.mark.parametrize("cqs, pass_on, want_by_cq, want_passed, want_targets", [
+    pytest.param({"b": (3, None), "c": (2, None)}, 0, {"b": 3, "c": 2}, [False] * 5, [],
+                 id="logs one entry per candidate ClusterQueue rather than one per evaluated workload"),
+    pytest.param({"b": (3, None)}, 3, {"b": 3}, [False, False, True], ["default/b-3"],
+                 id="a passing evaluation is retained in the candidate ClusterQueue's single entry"),
+])  # fmt: skip
+def test_first_strategy_evaluates_each_candidate_of_a_target_queue(monkeypatch, cqs, pass_on, want_by_cq,  # type: ignore[no-untyped-def]
+                                                                   want_passed, want_targets):  # fmt: skip
+    """preemption_fair_log_test.go TestRunFirstFsStrategyLogging "logs one entry per candidate
+    ClusterQueue ..." and "a passing evaluation is retained ...", on Gangplank's own
+    ``FairSearch._first`` (runFirstFsStrategy) with the strategy replaced as Go's test replaces it
+    (never passing; passing on the third evaluation). Always failing: every candidate of b (3) and
+    c (2) evaluated once, no targets, not fitting, all 5 retry candidates. Passing on the third:
+    b-1 and b-2 refused (retry candidates), b-3 taken (``InCohortFairSharing``); a still does not
+    fit (3 cpu of a Cohort of 2) and b has no candidate left."""
+    evaluated: list[bool] = []
+
+    def strategy(name: str, p_new: fs.DRS, t_old: fs.DRS, t_new: fs.DRS) -> bool:
+        evaluated.append(pass_on != 0 and len(evaluated) + 1 == pass_on)
+        return evaluated[-1]
+
+    s, cands, order = search(cqs)
+    seen: dict[str, int] = {}
+    real_pop = fs._Ordering.pop
+
+    def pop(self, q):  # type: ignore[no-untyped-def]
+        h = real_pop(self, q)
+        seen[q.name] = seen.get(q.name, 0) + 1  # (one pop per evaluation: Go's evaluations per entry)
+        return h
+
+    monkeypatch.setattr(fs, "_passes", strategy)
+    monkeypatch.setattr(fs._Ordering, "pop", pop)
+    fits, targets, retry = s._first(cands, FIRST, order)
+    assert fits is False
+    assert [(h.key, why) for h, why in targets] == [(k, "InCohortFairSharing") for k in want_targets]
+    assert sorted(h.key for h in retry) == sorted(h.key for h in cands if h.key not in want_targets)
+    assert seen == want_by_cq and evaluated == want_passed
+
+
+@pytest.mark.parametrize("weight, want", [
+    pytest.param(None, [], id="finite DRS"),
+    pytest.param("0", [("default/b-1", "InCohortFairSharing")], id="infinite DRS"),
+])  # fmt: skip
+def test_second_strategy_takes_one_candidate_per_target_queue(weight, want):  # type: ignore[no-untyped-def]
+    """preemption_fair_log_test.go TestRunSecondFsStrategyLog "finite DRS" / "infinite DRS" (Go
+    checks the log's targetOldShare, 1000 / +Inf), on Gangplank's own ``FairSearch._second``
+    (runSecondFsStrategy with every candidate of b, no targets yet): LessThanInitialShare between
+    the preemptor's 1000 and b's share; finite (1000 < 1000 fails) nothing is taken; b of weight
+    0 (+Inf) its first candidate b-1 is taken (``InCohortFairSharing``), a still does not fit and
+    b is dropped: one candidate per ClusterQueue."""
+    s, cands, order = search({"b": (3, weight)})
+    fits, targets = s._second(cands, [], order)
+    assert fits is False
+    assert [(h.key, why) for h, why in targets] == want
+
+
 NOT_TRANSCRIBED = [
-    ("TestRunFirstFsStrategyLogging/a passing evaluation is retained in the candidate ClusterQueue's single entry",
-     "its strategy passes on the third evaluation, an injected function: Kueue's strategies are configured by name"),
     ("TestRunFirstFsStrategyLogging/nothing is emitted and no array is accumulated when V(4) is disabled",
      "logging only (the V(4) level, the strategy log's accumulated entries)"),
     ("log entry shape", "one entry per candidate ClusterQueue, strategyEvaluations, targetWorkload, strategyPassed, "
