@@ -16,9 +16,9 @@ How Gangplank answers it: ``POST /v1/admissions`` reads the snapshot's pods anno
 ``kueue.x-k8s.io/workload`` as the pods of that Workload (``app/kueue/mapping.py``
 ``Admissions._running``, ``_group_running``: one gang, evicted whole) and answers the Workload
 ``AlreadyAdmitted`` (``app/kueue/admit.py`` ``_answer``), with no podSets and no per-pod
-information. A pod with any ``spec.schedulingGates`` is read as gated (``app/ingest/kube.py``,
-``read_pod``) and the engine never places it: nothing removes Kueue's ``kueue.x-k8s.io/topology``
-gate nor writes a domain into the pod's nodeSelector. Gangplank's topology ungater
+information. A pod with any ``spec.schedulingGates`` is read as gated (``app/ingest/kube.py``
+``_pod_fast`` / ``_pod_full``) and the engine never places it: nothing removes Kueue's
+``kueue.x-k8s.io/topology`` gate nor writes a domain into the pod's nodeSelector. Gangplank's topology ungater
 (``app/kueue/mapping.py`` ``_add_workload``, "Kueue's topology ungater: each pod into its
 domain") covers only the pods it generates itself for a Workload its quota pass admits now
 (``<workload>-<podSet>-<i>``, pod ``i`` into the ``i``-th slot of the placement: Kueue's
@@ -148,7 +148,8 @@ def kueue_objects(levels: tuple[str, ...]) -> list[dict[str, Any]]:
          "spec": {"nodeLabels": {"tas-node": "true"}, "topologyName": "default"}},
         {"apiVersion": V2, "kind": "ClusterQueue", "metadata": {"name": "cq"},
          "spec": {"namespaceSelector": {}, "resourceGroups": [
-             {"coveredResources": ["cpu"], "flavors": [{"name": FLAVOR, "resources": [{"name": "cpu", "nominalQuota": "100"}]}]}]}},
+             {"coveredResources": ["cpu"],
+              "flavors": [{"name": FLAVOR, "resources": [{"name": "cpu", "nominalQuota": "100"}]}]}]}},
     ]  # fmt: skip
 
 
@@ -388,7 +389,7 @@ CASES = [
           pod("w2", "worker", labels={JOB_INDEX: "2"}, offset="1", gated=False, dom=B1R2),
           pod("stray", "worker", labels={JOB_INDEX: "3"}, offset="1")],
          exact={"stray": GATED, "w1": B1R1, "w2": B1R2}),
-    # (the Go pod has no Workload annotation in this case only; Go's fake client lists it through an index the test fills)
+    # the rank 1 has no slot (the assignment holds one pod): greedy, b1/r1 still lacks its pod
     case("ranks: TopologyAssignment shorter than the PodSet count falls back to greedy assignment",
          wl(ps("worker", 2, index=JOB_INDEX), admission=[psa("worker", "2", 2, [(B1R1, 1)])]),
          [pod("w1", "worker", labels={JOB_INDEX: "1"})], placed={"w1": B1R1}, counts={B1R1: 1}),
@@ -402,7 +403,8 @@ CASES = [
     # the launcher has no replica index: greedy in list order (l0, w0, w1, w2)
     case("ranks: support rank-based ordering for kubeflow - for all Pods",
          wl(ps(MAIN, 4, index=KF_INDEX), admission=[psa(MAIN, "4", 4, [(B1R1, 2), (B1R2, 1), (B2R1, 1)])]),
-         [pod("l0", labels={KF_ROLE: "launcher"})] + [pod(f"w{i}", labels={KF_ROLE: "worker", KF_INDEX: str(i)}) for i in range(3)],
+         [pod("l0", labels={KF_ROLE: "launcher"})]
+         + [pod(f"w{i}", labels={KF_ROLE: "worker", KF_INDEX: str(i)}) for i in range(3)],
          exact={"l0": B1R1, "w0": B1R1, "w1": B1R2, "w2": B2R1}),
     case("ranks: support rank-based ordering for kubeflow - some Pods already scheduled",
          wl(ps(MAIN, 4, index=KF_INDEX), admission=[psa(MAIN, "4", 4, [(B1R1, 2), (B1R2, 1), (B2R1, 1)])]),
@@ -439,7 +441,8 @@ def sessions(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 
 
 def placements(client: Any, sessions: list[Any], workload: dict[str, Any], pods: list[dict[str, Any]],
-               levels: tuple[str, ...], domains: tuple[Domain, ...]) -> tuple[dict[str, Any], dict[str, Domain | None]]:  # fmt: skip
+               levels: tuple[str, ...], domains: tuple[Domain, ...],
+               ) -> tuple[dict[str, Any], dict[str, Domain | None]]:  # fmt: skip
     """Post the case; (the Workload's answer, each non-terminated pod -> the domain of the node it
     is on after the decision, None when it is on none)."""
     objects = [node(d, levels) for d in domains] + kueue_objects(levels) + pods
