@@ -510,12 +510,7 @@ def _cpu(p: dict[str, Any], cpu: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("gated", [
     pytest.param(False, id="no pods in the snapshot"),
-    pytest.param(True, id="its pod gated by Kueue's topology gate", marks=pytest.mark.xfail(strict=True, reason=(
-        "an admitted Workload whose pods are in the snapshot holds only what its bound pods use (app/kueue/mapping.py "
-        "_tas_state: its topologyAssignment is read only without pods, and a pod without nodeName holds nothing): the "
-        "gated pod's rack is free for the next Workload; Kueue's TAS cache holds the whole assignment "
-        "(pkg/cache/scheduler/clusterqueue.go updateWorkloadTASUsage, workload.Info.TASUsage), so Kueue leaves it "
-        "pending"))),
+    pytest.param(True, id="its pod gated by Kueue's topology gate"),
 ])  # fmt: skip
 def test_an_admitted_workloads_gated_pods_hold_their_domains(client, gated):  # type: ignore[no-untyped-def]
     """The state ``TestReconcile`` starts from ("ungate single pod"): the Workload is admitted with

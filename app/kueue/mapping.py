@@ -485,11 +485,14 @@ class Admissions:
     def _tas_state(self, d: Draft, running: dict[tuple[str, str], list[PodDraft]],
                    tas_flavors: frozenset[str]) -> ktas.State:  # fmt: skip
         """The TAS flavors' snapshots (:mod:`app.kueue.tas`): each flavor's nodes in its
-        Topology; a pod bound to one of them is TAS usage of its Workload when that Workload is
-        admitted on the flavor (its pods are where Kueue's topologyAssignment put them), else
-        usage outside TAS. An admitted TAS Workload without pods in the snapshot holds what its
-        ``status.admission`` topology assignments say (:meth:`_assigned_usage`); one without
-        any on the flavors' levels is named: Kueue counts what it holds, here nothing is."""
+        Topology. An admitted TAS Workload holds what its ``status.admission`` topology
+        assignments say (:meth:`_assigned_usage`; Kueue's cache counts ``Info.TASUsage``
+        whatever its pods are doing: gated by the topology ungater, pending or running); a
+        pod bound to a node of the flavor is TAS usage of its Workload only for a podSet
+        whose assignment could not be read (its pods are where the assignment put them), and
+        usage outside TAS when its Workload is not admitted on the flavor. A Workload without
+        pods in the snapshot and no assignment on the flavors' levels is named: Kueue counts
+        what it holds, here nothing is."""
         k = self.kueue
         levels = _topology_keys(d)
         snaps = {name: ktas.Snapshot(f.topology_name, levels[f.topology_name], d.nodes, f.node_labels, f.tolerations,
@@ -505,9 +508,12 @@ class Admissions:
                 if flavors:
                     on[wl.key] = flavors
         unread: list[str] = []  # admitted on a TAS flavor, no pods in the snapshot, no assignment read
+        covered: dict[str, set[str]] = {}  # admitted Workload -> its podSets whose assignment holds their usage
         for wl in self.workloads:
-            if wl.key in on and (wl.namespace, wl.name) not in running and not self._assigned_usage(wl, state, on[wl.key]):
-                unread.append(wl.key)
+            if wl.key in on:
+                covered[wl.key] = self._assigned_usage(wl, state, on[wl.key])
+                if not covered[wl.key] and (wl.namespace, wl.name) not in running:
+                    unread.append(wl.key)
         if unread:
             self.notes.append(f"{len(unread)} Workload(s) admitted on a TAS flavor have no pods in the snapshot and no "
                               f"topologyAssignment on those flavors' levels (e.g. {min(unread)}): the capacity they hold is "
@@ -523,9 +529,13 @@ class Admissions:
                 for snap in snaps.values():
                     snap.add_non_tas(p.node_name, p.req)
                 continue
-            # a TAS pod: its podSet's TAS flavor holds it (and the flavors sharing its nodes); the other
-            # snapshots do not count it (Kueue counts TAS pods through their Workloads' assignments only)
-            mine = podset_flavors[wkey].get(p.labels.get(PODSET_LABEL, ""), set()) & on[wkey] or on[wkey]
+            # a TAS pod: its podSet's assignment holds it, else its podSet's TAS flavor (and the flavors
+            # sharing its nodes); the other snapshots do not count it (Kueue counts TAS pods through their
+            # Workloads' assignments only)
+            podset = p.labels.get(PODSET_LABEL, "")
+            if podset in covered[wkey]:
+                continue
+            mine = podset_flavors[wkey].get(podset, set()) & on[wkey] or on[wkey]
             held: set[str] = set()
             for name in sorted(mine):
                 lid = snaps[name].node_leaf.get(p.node_name)
@@ -604,17 +614,16 @@ class Admissions:
                 state.hold(plan.key, flavor, usage)
 
     @staticmethod
-    def _assigned_usage(wl: Workload, state: ktas.State, flavors: set[str]) -> bool:
-        """An admitted Workload whose pods are not in the snapshot holds what its
-        ``status.admission`` topology assignments say (``Info.TASUsage``: each domain's pods
-        times the podSet's requests, on each TAS flavor of the podSet). False when none of
-        them could be read onto a flavor's levels (a podSet whose topology is still delayed
-        holds nothing, and needs none)."""
+    def _assigned_usage(wl: Workload, state: ktas.State, flavors: set[str]) -> set[str]:
+        """An admitted Workload holds what its ``status.admission`` topology assignments say
+        (``Info.TASUsage``: each domain's pods times the podSet's requests, on each TAS flavor
+        of the podSet). The podSets so held (a podSet whose topology is still delayed holds
+        nothing, and needs none); those missing could not be read onto a flavor's levels."""
         requests = {ps.name: ps.request for ps in wl.pod_sets}
-        held = False
+        held: set[str] = set()
         for name, _, usage in wl.assignments:
             if name in wl.delayed:  # (its topology is not assigned yet: it holds none, as in Kueue)
-                held = True
+                held.add(name)
                 continue
             ta = wl.topology_assignments.get(name)
             if ta is None or name not in requests:
@@ -624,7 +633,7 @@ class Admissions:
                 snap = state.snapshots[flavor]
                 if levels != (snap.levels[-1:] if snap.lowest_is_node else snap.levels):
                     continue
-                held = True
+                held.add(name)
                 placement = ktas.Placement(levels, doms)
                 state.hold(wl.key, flavor, placement.usage(requests[name], snap.lowest_is_node))
         return held
