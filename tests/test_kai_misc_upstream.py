@@ -259,6 +259,8 @@ def test_an_unparsable_reclaimer_saturation_multiplier_falls_back_to_the_default
     pytest.param(" 2.5", 1.0, id="surrounding spaces: not a float, the default"),
     pytest.param("1_000", 1.0, id="underscores without a base prefix: not a float, the default"),
     pytest.param("0x1p1", 2.0, id="a hexadecimal float: 2"),
+    pytest.param("0x1p2000", 1.0, id="a hexadecimal float past float64: ErrRange, the default (was an OverflowError)"),
+    pytest.param("1e400", 1.0, id="a decimal past float64: ErrRange, the default"),
 ])  # fmt: skip
 def test_the_reclaimer_saturation_multiplier_takes_strconv_parse_float_syntax(value: str, multiplier: float) -> None:
     """interface.go ``GetFloat64`` (the code under TestPluginArguments_GetFloat64) parses with Go's

@@ -256,26 +256,65 @@ def test_task_priority_annotation_orders_tasks(client):
 
 
 # 9 ------------------------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason=(
-    "Volcano's NodeInfo adds a node's oversubscription (annotations volcano.sh/oversubscription-cpu, in "
-    "millicores, and volcano.sh/oversubscription-memory, in bytes, which volcano-agent writes for "
-    "colocation) to its allocatable, capacity and idle (pkg/scheduler/api/node_info.go:278-313 "
-    "setOversubscription, :398-403 setNode; keys in well_known_labels.go:34-40), and allocate checks a "
-    "task's request against that idle (actions/allocate/allocate.go:985 predicate, FutureIdle; the "
-    "predicates plugin runs no NodeResourcesFit), so a 3-cpu pod fits a 2-cpu node with 2000 "
-    "oversubscribed millicores. Gangplank reads no oversubscription annotation (none of these keys is in "
-    "app/) and leaves the pod unplaced."))
-def test_node_oversubscription_annotations_add_capacity(client):
+def oversubscribed(cpu: str | None = "2000", memory: str | None = "0", pod_cpu: str = "3") -> list[dict]:
     n = node("n1", cpu="2", mem="8Gi")
     n["metadata"]["labels"]["volcano.sh/oversubscription"] = "true"
-    n["metadata"]["annotations"] = {"volcano.sh/oversubscription-cpu": "2000", "volcano.sh/oversubscription-memory": "0"}
+    n["metadata"]["annotations"] = {k: v for k, v in (("volcano.sh/oversubscription-cpu", cpu),
+                                                      ("volcano.sh/oversubscription-memory", memory)) if v is not None}
     pg = {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup",
           "metadata": {"name": "g", "namespace": "default"}, "spec": {"minMember": 1}, "status": {"phase": "Inqueue"}}  # fmt: skip
     pod = {"apiVersion": "v1", "kind": "Pod",
            "metadata": {"name": "p", "namespace": "default", "annotations": {"scheduling.k8s.io/group-name": "g"}},
-           "spec": {"schedulerName": "volcano", "containers": [{"name": "c", "resources": {"requests": {"cpu": "3"}}}]}}  # fmt: skip
-    answer = decide(client, [n, pg, pod])
+           "spec": {"schedulerName": "volcano", "containers": [{"name": "c", "resources": {"requests": {"cpu": pod_cpu}}}]}}  # fmt: skip
+    return [n, pg, pod]
+
+
+def test_node_oversubscription_annotations_add_capacity(client):
+    """Volcano's NodeInfo adds a node's oversubscription (annotations
+    volcano.sh/oversubscription-cpu, in millicores, and volcano.sh/oversubscription-memory, in
+    bytes, which volcano-agent writes for colocation) to its allocatable, capacity and idle
+    (pkg/scheduler/api/node_info.go:278-313 setOversubscription, :398-403 setNode; keys in
+    well_known_labels.go:34-40), and allocate checks a task's request against that idle
+    (actions/allocate/allocate.go:985 predicate, FutureIdle), so a 3-cpu pod fits a 2-cpu node
+    with 2000 oversubscribed millicores (app/ingest/oversubscription.py)."""
+    answer = decide(client, oversubscribed())
     assert [(b["pod"], b["node"]) for b in answer["bindings"]] == [("default/p", "n1")]
+    assert any("oversubscription" in w for w in answer["warnings"])
+    # a pod past the lent amount still does not fit
+    assert decide(client, oversubscribed(pod_cpu="4.5"))["bindings"] == []
+
+
+@pytest.mark.parametrize("cpu", ["lots", "1_000"])
+def test_node_oversubscription_strconv_cannot_read_is_zero(client, cpu):
+    """setOversubscription drops strconv.ParseFloat's error: a value it cannot read is 0, so the
+    node keeps its 2 cpu and the 3-cpu pod does not fit; the warnings name the value."""
+    answer = decide(client, oversubscribed(cpu=cpu))
+    assert answer["bindings"] == []
+    assert any("not numbers strconv.ParseFloat reads" in w for w in answer["warnings"])
+
+
+def test_node_oversubscription_past_float64_is_4xx(client):
+    """A value past float64's range, which ParseFloat returns as +Inf (ErrRange, dropped): no node
+    lends unbounded CPU, a 422 at the annotation."""
+    body = {"objects": oversubscribed(cpu="1e400"), "config": {"profile": "volcano"}, "options": {"now": NOW}}
+    r = client.post("/v1/decisions", json=body)
+    assert r.status_code == 422
+    assert r.json()["errors"][0]["pointer"] == "/objects/0/metadata/annotations/volcano.sh~1oversubscription-cpu"
+
+
+def test_node_oversubscription_is_volcanos_only(client):
+    """KAI (and the default profile) read no oversubscription annotation: the node keeps 2 cpu."""
+    assert decide(client, oversubscribed(), config={"profile": "gangplank"})["bindings"] == []
+    assert len(decide(client, oversubscribed(pod_cpu="2"), config={"profile": "gangplank"})["bindings"]) == 1
+
+
+def test_node_oversubscription_memory_adds_bytes(client):
+    """The memory annotation adds bytes: a pod asking 9Gi fits the 8Gi node lending 1Gi."""
+    objs = oversubscribed(cpu=None, memory=str(1 << 30), pod_cpu="1")
+    objs[2]["spec"]["containers"][0]["resources"]["requests"]["memory"] = "9Gi"
+    assert [b["node"] for b in decide(client, objs)["bindings"]] == ["n1"]
+    objs[2]["spec"]["containers"][0]["resources"]["requests"]["memory"] = "9.5Gi"
+    assert decide(client, objs)["bindings"] == []
 
 
 UID = "11111111-2222-3333-4444-555555555555"

@@ -281,6 +281,8 @@ class Draft:
     #: KAI pods without owners (jobs of one), by key: the topology constraint KAI's default
     #: grouper reads from their ``kai.scheduler/topology*`` annotations (:mod:`app.ingest.kaigrouper`)
     kai_pod_topologies: dict[str, Any] = field(default_factory=dict)
+    #: Nodes annotated with Volcano's oversubscription: name -> (pointer, those annotations)
+    oversubscription: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)
     #: Pods KAI reads as legacy MIG tasks (a ``nvidia.com/mig-*`` annotation; named in the warnings).
     legacy_mig: list[PodDraft] = field(default_factory=list)
     #: Pods with DRA resource claims (``spec.resourceClaims``; named in the warnings).

@@ -67,10 +67,27 @@ def parse_float(text: str) -> float | None:
         body = text.lstrip("+-")
         if "_" in body and (_HEX_UNDERSCORE.fullmatch(body) is None or "__" in body or "_." in body):
             return None
-        v = float.fromhex(text.replace("_", ""))
+        try:
+            v = float.fromhex(text.replace("_", ""))
+        except OverflowError:  # (past float64's range: Go's ErrRange)
+            return None
     else:
         return None
     return None if v in (float("inf"), float("-inf")) else v
+
+
+def parse_float_value(text: str) -> float:
+    """The value ``strconv.ParseFloat(text, 64)`` returns whether or not it errs (for callers
+    that drop the error, as ``v, _ := strconv.ParseFloat(...)``): 0 on a syntax error, ±Inf
+    past float64's range (``ErrRange``), else :func:`parse_float`'s."""
+    v = parse_float(text)
+    if v is not None:
+        return v
+    if _DECIMAL.fullmatch(text) is not None or _HEX.fullmatch(text) is not None:
+        body = text.lstrip("+-")
+        if not ("_" in body and (_HEX_UNDERSCORE.fullmatch(body) is None or "__" in body or "_." in body)):
+            return float("-inf") if text.startswith("-") else float("inf")
+    return 0.0
 
 
 def format_float(v: float) -> str:

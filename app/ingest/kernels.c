@@ -2574,7 +2574,8 @@ out:
  * twin's kube._node_allocatable, the map shared, as the native readers share them) and
  * conditions (the last Ready one decides ready; a MemoryPressure, DiskPressure, PIDPressure or
  * NetworkUnavailable one whose status is not "False" makes it not healthy). Anything else (no allocatable, another type
- * anywhere read_node reads, a callback declining) leaves the node to the Python reader.
+ * anywhere read_node reads, Volcano's oversubscription annotations, a callback declining) leaves the node to the Python
+ * reader.
  * kube_node_setup(node_cls, fields, allocatable) hands over the class and the callback once. */
 
 static const char *const NODE_SLOTS[] = {"name", "uid", "labels", "taints", "unschedulable", "ready", "allocatable",
@@ -2768,6 +2769,10 @@ static PyObject *kt_node(KR *r, const Heads *h, PyObject *ptr) {
     if (!kt_is_null(&m[NM_ANN]) && (ann = kt_str_map(r, &m[NM_ANN])) == NULL) goto declined;
     int quick = kp_short_maps(v[ND_LABELS], ann, r->key_len, r->value_len, r->notes_bytes); /* check_object */
     if (quick <= 0) goto declined;
+    /* Volcano's oversubscription annotations: read_node keeps them (Draft.oversubscription) */
+    if (ann != NULL && (PyDict_GetItemString(ann, "volcano.sh/oversubscription-cpu") != NULL ||
+                        PyDict_GetItemString(ann, "volcano.sh/oversubscription-memory") != NULL))
+        goto declined;
     TAKE(ND_TAINTS, kt_taints(r, &sp[NS_TAINTS]));
     if (kt_is_null(&sp[NS_UNSCHED]) || (sp[NS_UNSCHED].n == 5 && memcmp(sp[NS_UNSCHED].p, "false", 5) == 0)) {
         v[ND_UNSCHED] = Py_False;

@@ -86,6 +86,10 @@ KAI_TASK_PRIORITY_LABEL = "kai.scheduler/task-priority"
 KAI_GPU_FRACTION = "gpu-fraction"
 KAI_GPU_FRACTION_DEVICES = "gpu-fraction-num-devices"
 KAI_GPU_FRACTION_CONTAINER = "gpu-fraction-container-name"
+#: Volcano's node oversubscription (volcano-agent's colocation): millicores and bytes added
+#: to the node's allocatable (``pkg/scheduler/api/well_known_labels.go``)
+OVERSUBSCRIPTION_CPU = "volcano.sh/oversubscription-cpu"
+OVERSUBSCRIPTION_MEMORY = "volcano.sh/oversubscription-memory"
 KAI_MPS = "mps"
 KAI_GPU_MEMORY = "gpu-memory"
 #: KAI's MIG resources, and a pod annotation so named: a *legacy* MIG task (``app.kai.mig``)
@@ -211,6 +215,10 @@ def read_node(o: dict, ptr: str, d: Draft) -> None:
                 ready, stated = c.get("status") == "True", True
             elif isinstance(kind, str) and kind in PRESSURE_CONDITIONS and c.get("status") != "False":
                 healthy = False
+    ann = meta.get("annotations")
+    if type(ann) is dict and (OVERSUBSCRIPTION_CPU in ann or OVERSUBSCRIPTION_MEMORY in ann):
+        notes = r.str_map(meta, "annotations", mp, ident)
+        d.oversubscription[name] = (ptr, {k: notes[k] for k in (OVERSUBSCRIPTION_CPU, OVERSUBSCRIPTION_MEMORY) if k in notes})
     d.nodes.append(
         NodeDraft(
             name=name,

@@ -143,7 +143,8 @@ def read_request(
         cfg = config_if_valid(envelope.get("config"))
     kai = kai_runs is not False and cfg is not None and cfg.profile == "kai"
     # Volcano's cache takes a HyperNode tree it cannot build and decides without it
-    draft.hypernodes_lenient = cfg is not None and (cfg.profile == "volcano" or cfg.raw)
+    volcano_cache = cfg is not None and (cfg.profile == "volcano" or cfg.raw)
+    draft.hypernodes_lenient = volcano_cache
     if kai:  # (the node-pool selector's label: KAI's scheduler flag)
         draft.kai_pool_key = cfg.kai_flags.nodepool_label  # type: ignore[union-attr]
     if envelope.get("objects") is not None:
@@ -189,6 +190,10 @@ def read_request(
         if envelope.get("objects") is not None:  # (after the pod-grouper: it sees every PodGroup)
             shard_view(draft, cfg.partition)  # type: ignore[union-attr]
         snapshot_view(draft, cfg.kai_flags, options.now)  # type: ignore[union-attr]
+    if volcano_cache and draft.oversubscription:  # (Volcano's NodeInfo adds the nodes' oversubscription)
+        from app.ingest import oversubscription
+
+        oversubscription.apply(draft)
     topology_name = options.topology
     if extend is not None:
         draft.realize_blocks()  # ``extend`` reads and adds pod records
