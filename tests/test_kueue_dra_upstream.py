@@ -14,8 +14,8 @@ at commit ``ff69552e79ad21652c36caa97038382e55625cf7`` and run through ``POST /v
   ``pkg/workload/workload.go`` adds to each pod's requests before multiplying by the count,
   and how it marks a Workload inadmissible: QuotaReserved False, reason ``Misconfigured``,
   the message the aggregated field errors' text);
-* one or two end-to-end cases each of ``pkg/dra/extended_resources_test.go``
-  (``TestResolveExtendedResourceQuota``) and ``pkg/dra/counters_test.go``
+* a few end-to-end cases each of ``pkg/dra/extended_resources_test.go``
+  (``TestResolveExtendedResourceQuota``, ``TestNeedsDRAReconcile``) and ``pkg/dra/counters_test.go``
   (``TestComputeCounterCharges``, with the counter source of ``mapper_test.go``'s
   "deviceClassMappings with counter source").
 
@@ -58,8 +58,9 @@ Added to the Go cases (each says so): the multi-pod case against a quota below i
 and the Configuration that turns ``KueueDRAIntegration`` off alone, which Kueue's start
 refuses (component-base's feature-gate dependency check).
 
-50 tests: 5 pass (admin access and an empty DeviceClassName count nothing, an unmapped
-DRA-backed extended resource keeps its name, and the two warnings Gangplank gives instead),
+51 tests: 6 pass (admin access and an empty DeviceClassName count nothing, an unmapped
+DRA-backed extended resource keeps its name, as any does with KueueDRAIntegrationExtendedResource
+off, and the two warnings Gangplank gives instead),
 45 are strict xfails. The differences, all from one gap (Gangplank does not model Kueue's
 DRA quota accounting, ``app/kueue/resourcesconfig.py`` ``read``):
 
@@ -105,13 +106,13 @@ Not transcribed:
   ``TestGroupSlicesByPool`` (pool generations, incomplete pools), ``TestSelectorErrorPaths``
   (CEL evaluation errors): Gangplank has no counter-based quota at all, so each would be the
   same strict xfail as the end-to-end case.
-* ``extended_resources_test.go`` beyond the three end-to-end cases: ``TestIsExtendedResourceName``
+* ``extended_resources_test.go`` beyond the four end-to-end cases: ``TestIsExtendedResourceName``
   (a name predicate), ``TestSelectedDeviceClass`` and the "later DeviceClass" cases (which class
   Kubernetes allocates from), the init / regular container max-sum, negative, overflow and
-  shared-key cases of ``TestResolveExtendedResourceQuota``, ``TestNeedsDRAReconcile`` (whether
-  the controller looks at the Workload): Gangplank counts a DRA-backed extended resource
-  under its own name, as an ordinary extended resource, so the mapped and invalid cases are
-  the differences shown and the rest are Kueue's ordinary request arithmetic.
+  shared-key cases of ``TestResolveExtendedResourceQuota``, ``TestNeedsDRAReconcile``'s other
+  cases (whether the controller looks at the Workload): Gangplank counts a DRA-backed extended
+  resource under its own name, as an ordinary extended resource, so the mapped and invalid
+  cases are the differences shown and the rest are Kueue's ordinary request arithmetic.
 * ``capacity_test.go``, ``resourceslice_cache_test.go``, ``extended_resource_cache_test.go``:
   outside the brief (consumable capacity is behind ``KueueDRAIntegrationConsumableCapacity``,
   off by default; the caches are Go-internal).
@@ -651,6 +652,20 @@ def test_dra_backed_extended_resource_counts_under_the_mapping_name(client):
     got, _ = decide(client, gpu_wl({"example.com/gpu": "1"}), objs, {"example.com/gpu": "10", "gpu-claims": "10"},
                     ("example.com/gpu",))  # fmt: skip
     check_admitted(got, {"gpu-claims": "1"})
+
+
+def test_extended_resource_gate_off_counts_the_request_under_its_own_name(client):
+    """extended_resources_test.go TestNeedsDRAReconcile "ER gate disabled returns false for
+    extended resource", end to end: with ``KueueDRAIntegrationExtendedResource`` off the
+    workload controller does not resolve the DeviceClass behind ``example.com/gpu``, so even a
+    mapped class leaves the request counted under its own name (usage example.com/gpu 1, no
+    gpu-claims). Gangplank agrees (it never resolves it), naming the gate in its warnings."""
+    objs = [configuration([mapping("gpu-claims", "gpu.example.com")], {"KueueDRAIntegrationExtendedResource": False}),
+            device_class("gpu.example.com", extended="example.com/gpu")]
+    got, answer = decide(client, gpu_wl({"example.com/gpu": "1"}), objs, {"example.com/gpu": "10", "gpu-claims": "10"},
+                         ("example.com/gpu",))  # fmt: skip
+    check_admitted(got, {"example.com/gpu": "1"})
+    assert any("KueueDRAIntegrationExtendedResource=false" in x for x in answer["warnings"]), answer["warnings"]
 
 
 @pytest.mark.parametrize(("ns", "quantity", "device_class_name"), [
