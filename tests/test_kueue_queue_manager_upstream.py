@@ -46,8 +46,11 @@ that pops them (:mod:`app.kueue.quota`, ``admit_in_order``):
   nothing, so an admission adds no entry penalty, as Go's heap is popped without one.
 
 Rules read from the code these tables test, with no Go case of their own (each test says so):
-the UID tie-break of ``baseCompareFunc``, and what ``RequeueIfNotPresent`` does with a head the
-scheduler's ``nominate`` finds inadmissible (``ValidateAdmissibility``).
+the heap's order (``baseCompareFunc``: priority, the queue-order timestamp, the UID), what
+``RequeueIfNotPresent`` does with a head the scheduler's ``nominate`` finds inadmissible
+(``ValidateAdmissibility``), and the bulk move of a NoFit head's equivalent Workloads
+(``SchedulingEquivalenceHashing``). The backoff of a requeued Workload (``requeueState``,
+``backoffWaitingTimeExpired``) is ``tests/test_kueue_wait_for_pods_ready.py``'s.
 
 Not transcribed (no answer shows them):
 
@@ -104,6 +107,12 @@ Differences (strict xfails):
   ClusterQueue's head it takes that ClusterQueue's turn in the cycle, and the Workload behind it is
   not admitted before the next cycle. Gangplank takes it out of the queue before the first cycle
   (``app/kueue/mapping.py`` lines 374-377) and admits the next one in cycle 1.
+* ``test_no_fit_head_takes_its_equivalent_workloads_out_of_the_heap`` "SchedulingEquivalenceHashing
+  on (default)": Kueue moves every Workload of a BestEffortFIFO heap equivalent to a NoFit head
+  (same priority and podSet shapes) to the inadmissible set with it (``cluster_queue.go`` lines
+  592-597, ``handleInadmissibleHash``), so the next cycle's head is the first Workload of another
+  shape; Gangplank does not model the gate (``app/kueue/featuregates.py`` ``MODELLED``) and pops
+  the equivalent Workload next (``app/kueue/quota.py`` ``admit_in_order``, lines 974-1102).
 * ``test_strict_fifo_inadmissible_head_blocks_its_queue`` "StrictFIFO, LimitRange": Kueue requeues
   such a head of a StrictFIFO ClusterQueue at once (``RequeueIfNotPresent``: immediate for every
   reason but ``NamespaceMismatch``, ``cluster_queue.go`` line 830), so it stays the head and the
@@ -122,6 +131,7 @@ from tests.kube import request
 from tests.test_admissions import one, post
 from tests.test_kueue_admission_fair_sharing import config as afs_config
 from tests.test_kueue_admission_fair_sharing import local_queue as afs_local_queue
+from tests.test_kueue_entry_ordering_upstream import config as entry_config
 from tests.test_kueue_scheduler_upstream import ZERO, adm, at, cohort, condition, cq, fq, lq, namespace, nodes, ps, psa, rf, wl
 
 V2 = "kueue.x-k8s.io/v1beta2"
@@ -419,6 +429,67 @@ def test_equal_timestamps_pop_by_uid(client):  # type: ignore[no-untyped-def]
     a["metadata"]["uid"], b["metadata"]["uid"] = "uid-2", "uid-1"
     answer = run(client, DEFAULT + [cluster_queue("cq"), local("foo", "default", "cq")], [a, b], 1)
     assert set(admitted(answer)) == {"default/b"}
+
+
+def evicted(w: dict[str, Any], reason: str, second: int) -> dict[str, Any]:
+    """``.Condition(Evicted True, reason)`` at ``now + second`` (its quota released: pending)."""
+    w.setdefault("status", {}).setdefault("conditions", []).append(condition("Evicted", at(second), reason, "by test"))
+    return w
+
+
+ORDER_WORKLOADS = [
+    work("high", "default", "foo", 5, priority=10),
+    work("old", "default", "foo", 0),
+    evicted(work("timed-out", "default", "foo", -20), "PodsReadyTimeout", 2),
+    evicted(work("check-evicted", "default", "foo", -10), "AdmissionCheck", 3),
+    work("new", "default", "foo", 4),
+]
+
+
+@pytest.mark.parametrize("conf, want", [
+    pytest.param([], ["high", "old", "timed-out", "check-evicted", "new"], id="Eviction timestamp (default)"),
+    pytest.param([entry_config("Creation")], ["high", "timed-out", "old", "check-evicted", "new"], id="Creation timestamp"),
+])  # fmt: skip
+def test_heap_orders_by_priority_then_queue_order_timestamp(client, conf, want):  # type: ignore[no-untyped-def]
+    """cluster_queue.go ``baseCompareFunc`` with ``workload.Ordering.GetQueueOrderTimestamp`` (the
+    heap of every table above, ``popNamesFromCQ``): higher priority first, then the earlier
+    queue-order timestamp: the ``Evicted`` condition's time for a Workload evicted by
+    ``PodsReadyTimeout`` when the manager's ``PodsReadyRequeuingTimestamp`` is ``Eviction`` (the
+    default; ``waitForPodsReady.requeuingStrategy.timestamp: Creation``: its creation), the
+    ``Evicted`` condition's time for one evicted by an ``AdmissionCheck`` (either way), else the
+    creation time. Not a Go case of these files (their Workloads differ in creation only)."""
+    order, _ = pops(client, DEFAULT + [cluster_queue("cq"), local("foo", "default", "cq")] + conf, ORDER_WORKLOADS)
+    assert order == {"cq": [f"default/{n}" for n in want]}
+
+
+HASHING = ("Kueue (SchedulingEquivalenceHashing, on by default) moves every Workload of a BestEffortFIFO heap equivalent "
+           "to a NoFit head (same priority and podSet shapes) to the inadmissible set with it (cluster_queue.go:592-597, "
+           "handleInadmissibleHash, line 606): the next cycle's head is the first Workload of another shape; Gangplank does not "
+           "model the gate (app/kueue/featuregates.py MODELLED) and pops the equivalent Workload next (app/kueue/quota.py "
+           "admit_in_order)")  # fmt: skip
+
+
+@pytest.mark.parametrize("gate, want", [
+    pytest.param(True, {"default/small"}, id="SchedulingEquivalenceHashing on (default)",
+                 marks=pytest.mark.xfail(strict=True, reason=HASHING)),
+    pytest.param(False, set(), id="SchedulingEquivalenceHashing off"),
+])  # fmt: skip
+def test_no_fit_head_takes_its_equivalent_workloads_out_of_the_heap(client, gate, want):  # type: ignore[no-untyped-def]
+    """cluster_queue.go ``requeueIfNotPresent``: a head requeued for ``NoFit`` (or
+    ``PreemptionNoCandidates``) in a BestEffortFIFO ClusterQueue goes to the inadmissible set,
+    and with ``SchedulingEquivalenceHashing`` every Workload of the heap with its scheduling hash
+    (``workload.computeSchedulingHash``: priority, each podSet's name, spec shape, count, requests,
+    minCount, topology request) goes with it (``handleInadmissibleHash``). ``big-1`` and ``big-2``
+    (10 cpu each, of a ClusterQueue of 5) are equivalent: after cycle 1 (``big-1`` NoFit) the head
+    of cycle 2 is ``small`` (admitted), or, with the gate off, ``big-2`` (NoFit again). Not a Go
+    case of these files."""
+    objects = DEFAULT + [cq("cq", [fq("default", ("cpu", "5"))]), local("foo", "default", "cq")]
+    if not gate:
+        objects.append(entry_config(SchedulingEquivalenceHashing=False))
+    workloads = [wl("big-1", "default", queue="foo", created=at(0), cpu="10"),
+                 wl("big-2", "default", queue="foo", created=at(1), cpu="10"),
+                 wl("small", "default", queue="foo", created=at(2), cpu="1")]  # fmt: skip
+    assert set(admitted(run(client, objects, workloads, 2))) == want
 
 
 def invalid_head(strict: bool, cause: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
