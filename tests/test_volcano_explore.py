@@ -160,19 +160,58 @@ DRA_DOC = [
 ]  # fmt: skip
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "docs/user-guide/how_to_use_dra_quota.md 'Option 1: ResourceClaimTemplate' (queue default, one node "
-    "with two devices of the class). In a cluster the job runs: once Volcano's job controller creates "
-    "the pod (createJobPod), kube-controller-manager's resourceclaim controller creates its claim from "
-    "the template and records it in the pod's status.resourceClaimStatuses, and the scheduler then "
-    "allocates it (Volcano's predicates wraps kube-scheduler's DynamicResources). /v1/simulate makes the "
-    "vcjob's pods but never their claims: the ResourceClaimTemplate is 'ignored objects of kinds the "
-    "engine does not use', so the pod waits for a claim that never comes (app/ingest/dra.py:395 "
-    "pod_claims: no status entry) and the job stays Pending in every cycle, with no warning saying why."))
 def test_dra_doc_vcjob_with_claim_template_runs(client):
+    """docs/user-guide/how_to_use_dra_quota.md 'Option 1: ResourceClaimTemplate' (queue default,
+    one node with two devices of the class): once Volcano's job controller creates the pod
+    (createJobPod), kube-controller-manager's resourceclaim controller creates its claim from the
+    template and lists it in the pod's status.resourceClaimStatuses, and the scheduler allocates
+    it (Volcano's predicates wraps kube-scheduler's DynamicResources): the job runs
+    (app/ingest/dra.py claims_from_templates)."""
     answer = simulate(client, [*DRA_DOC, node("n1")], cycles=3)
     bound = [b["pod"] for c in answer["cycles"] for b in c["bindings"]]
     assert bound == ["default/gpu-job-worker-0"]
+
+
+def test_dra_claim_template_asks_what_the_template_asks(client):
+    """The claim made from the template asks its two devices: a node with one device of the
+    class does not take the pod."""
+    one = [o if o["kind"] != "ResourceSlice" else {**o, "spec": {**o["spec"], "devices": [{"name": "gpu-0"}]}}
+           for o in DRA_DOC]  # fmt: skip
+    answer = simulate(client, [*one, node("n1")], cycles=2)
+    assert [b for c in answer["cycles"] for b in c["bindings"]] == []
+
+
+def test_dra_claim_template_missing_makes_no_claim_and_says_so(client):
+    """A template the snapshot lacks: the resourceclaim controller errs, no claim is made, the pod
+    waits, and the warnings name the template."""
+    objs = [o for o in DRA_DOC if o["kind"] != "ResourceClaimTemplate"]
+    answer = simulate(client, [*objs, node("n1")], cycles=2)
+    assert [b for c in answer["cycles"] for b in c["bindings"]] == []
+    warnings = [w for c in answer["cycles"] for w in c["warnings"]]
+    assert any("ResourceClaimTemplates the snapshot lacks" in w and "gpu-template" in w for w in warnings), warnings
+
+
+def test_dra_claim_template_spec_is_checked_as_a_claim(client):
+    """A template whose claim spec the API server would refuse (a request without a name) is a 422
+    at the template's own field."""
+    bad = {**DRA_DOC[0], "spec": {"spec": {"devices": {"requests": [{"exactly": {"deviceClassName": "gpu.nvidia.com"}}]}}}}
+    r = client.post("/v1/decisions", json={"objects": [bad, node("n1")], "config": {"profile": "volcano"},
+                                           "options": {"now": NOW}})  # fmt: skip
+    assert r.status_code == 422
+    assert r.json()["errors"][0]["pointer"] == "/objects/0/spec/spec/devices/requests/0/name", r.text
+    assert r.json()["errors"][0]["object"]["kind"] == "ResourceClaimTemplate"
+
+
+def test_generated_claim_names_follow_the_resourceclaim_controller():
+    """handleClaim's generateName: <pod>-<claim>- under 58 characters, else both truncated in
+    proportion and joined by '-'; then 5 characters of the API server's alphabet."""
+    from app.ingest.dra import generated_claim_name
+
+    short = generated_claim_name("gpu-job-worker-0", "gpu", "default")
+    assert short.startswith("gpu-job-worker-0-gpu-") and len(short) == len("gpu-job-worker-0-gpu-") + 5
+    assert short == generated_claim_name("gpu-job-worker-0", "gpu", "default")
+    long = generated_claim_name("p" * 60, "c" * 20, "default")
+    assert long[:-5] == "p" * 41 + "-" + "c" * 13 and len(long) == 60  # (60·57//82, 20·57//82)
 
 
 # 5, 6 ---------------------------------------------------------------------------------------
@@ -208,16 +247,15 @@ def test_conf_hdrf_with_proportion_in_one_tier_is_refused(client):
 
 
 # 7 ------------------------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason=(
-    "Volcano's cache keeps a pod bound to a node it does not have (e.g. a node gone while the cluster "
-    "was dumped) in its job: pkg/scheduler/cache/event_handlers.go addTask makes a placeholder "
-    "NodeInfo(nil) for the node and adds the task to its job (getOrCreateJob, AddTaskInfo), so the Running "
-    "pod counts in the job's Allocated and in its queue's allocated (proportion), and a queue with "
-    "capability cpu 2 already holding 2 cpu admits no more: proportion's Allocatable refuses the new pod. "
-    "Gangplank leaves such pods out of the decision (app/ingest/build.py:184, warned: 'they hold no "
-    "capacity and do not count for their gangs (Volcano keeps them in their jobs)'), so the queue looks "
-    "empty and the new pod is bound."))
 def test_pod_on_missing_node_counts_in_its_queue(client):
+    """Volcano's cache keeps a pod bound to a node it does not have (e.g. a node gone while the
+    cluster was dumped) in its job: pkg/scheduler/cache/event_handlers.go addTask makes a
+    placeholder NodeInfo(nil) for the node (never Ready, so in no session) and adds the task to
+    its job (getOrCreateJob, AddTaskInfo), so the Running pod counts in the job's Allocated and in
+    its queue's allocated (proportion), and a queue with capability cpu 2 already holding 2 cpu
+    admits no more: proportion's Allocatable refuses the new pod (app/ingest/build.py
+    keep_vanished). KAI's snapshot leaves such a pod out (cluster_info.go addTasksToNodes adds
+    pods of its nodes only), and so does the kai profile."""
     def pg(name: str, phase: str) -> dict:
         return {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup",
                 "metadata": {"name": name, "namespace": "default", "creationTimestamp": OLD},
@@ -235,9 +273,12 @@ def test_pod_on_missing_node_counts_in_its_queue(client):
 
     queue = {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "Queue", "metadata": {"name": "q"},
              "spec": {"weight": 1, "capability": {"cpu": "2"}}}  # fmt: skip
-    answer = decide(client, [queue, node("n1"), pg("old", "Running"), pod("old-0", "old", "gone"),
-                             pg("new", "Inqueue"), pod("new-0", "new")])  # fmt: skip
-    assert answer["bindings"] == []
+    objs = [queue, node("n1"), pg("old", "Running"), pod("old-0", "old", "gone"), pg("new", "Inqueue"), pod("new-0", "new")]
+    answer = decide(client, objs)
+    assert answer["bindings"] == [] and answer["evictions"] == []
+    assert any("count for their jobs and queues" in w for w in answer["warnings"]), answer["warnings"]
+    without = [o for o in objs if o["metadata"]["name"] != "old-0"]
+    assert [b["pod"] for b in decide(client, without)["bindings"]] == ["default/new-0"]
 
 
 # 8 ------------------------------------------------------------------------------------------

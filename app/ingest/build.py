@@ -189,8 +189,11 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         first = gone[0]
         cluster.warnings.append(
             f"{len(gone)} pod(s) are on nodes the snapshot does not have (e.g. Pod {first.namespace}/{first.name} on "
-            f"node {first.node_name!r}; nodes scale down while a cluster is dumped): left out of the decision, they "
-            "hold no capacity and do not count for their gangs (Volcano keeps them in their jobs)")  # fmt: skip
+            f"node {first.node_name!r}; nodes scale down while a cluster is dumped): " + (
+                "as in Volcano's cache (a placeholder node that is never Ready) they count for their jobs and queues "
+                "and hold no node's capacity; never victims (Volcano finds victims by node)" if d.keep_vanished else
+                "left out of the decision, they hold no capacity and do not count for their gangs (KAI leaves them "
+                "out too; Volcano keeps them in their jobs)"))  # fmt: skip
     if d.nodeless:
         first = min(d.nodeless, key=lambda p: (p.namespace, p.name))
         cluster.warnings.append(
@@ -825,9 +828,11 @@ def _tasks_and_jobs(
         seen.add(key)
         if p.node_name:
             node = nodes.get(p.node_name)
-            if node is None:  # the node went away while the cluster was dumped: the pod is left out
-                d.vanished.append(p)
-                return
+            if node is None:  # the node went away while the cluster was dumped: the pod is left out,
+                d.vanished.append(p)  # or on no node in its job (Volcano's cache)
+                if not d.keep_vanished:
+                    return
+                node = -1
         else:
             node = -1
             if p.phase == "Running":  # (Kubernetes never reports one: named in the warnings)

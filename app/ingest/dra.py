@@ -9,6 +9,7 @@ it, for the warnings."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -301,10 +302,12 @@ def _device_request(req: dict, ptr: str, ident: Any, name: str, d: Draft, where:
                          _selectors(req, ptr, ident, d, where), admin, tuple(tolerations), capacity)  # fmt: skip
 
 
-def read_resource_claim(o: dict, ptr: str, d: Draft) -> None:
-    meta, ident, ns, name = _meta(o, ptr, "ResourceClaim", namespaced=True)
+def read_resource_claim(o: dict, ptr: str, d: Draft, kind: str = "ResourceClaim") -> None:
+    """``kind``: the object the claim is read from, as errors name it (a ResourceClaimTemplate's
+    ``spec``, :func:`read_resource_claim_template`)."""
+    meta, ident, ns, name = _meta(o, ptr, kind, namespaced=True)
     mp = join_pointer(ptr, "metadata")
-    where = f"ResourceClaim {ns}/{name}"
+    where = f"{kind} {ns}/{name}"
     spec = r.obj(o, "spec", ptr, ident)
     sp = join_pointer(ptr, "spec")
     devices = r.obj(spec, "devices", sp, ident)
@@ -389,6 +392,72 @@ def _constraints(devices: dict, ptr: str, ident: Any, names: set[str], d: Draft,
             raise InputError(f"{field} must be a fully qualified attribute name, <domain>/<name>", join_pointer(cp, field), ident)
         out.append(Constraint(tuple(reqs), attr, field == "distinctAttribute"))
     return tuple(out)
+
+
+def read_resource_claim_template(o: dict, ptr: str, d: Draft) -> None:
+    """A ``ResourceClaimTemplate``: its ``spec`` (``metadata`` and ``spec``, a claim's) checked as
+    a claim is read, kept for the claims :func:`claims_from_templates` makes of it."""
+    meta, ident, ns, name = _meta(o, ptr, "ResourceClaimTemplate", namespaced=True)
+    if (ns, name) in d.claim_templates:
+        raise InputError(f"duplicate ResourceClaimTemplate {ns}/{name}", join_pointer(ptr, "metadata", "name"), ident)
+    tp = join_pointer(ptr, "spec")
+    spec = r.obj(o, "spec", ptr, ident)
+    cmeta = r.obj(spec, "metadata", tp, ident)
+    labels = r.str_map(cmeta, "labels", join_pointer(tp, "metadata"), ident)
+    annotations = r.str_map(cmeta, "annotations", join_pointer(tp, "metadata"), ident)
+    claim = {"metadata": {"name": name, "namespace": ns, "labels": labels}, "spec": r.obj(spec, "spec", tp, ident)}
+    read_resource_claim(claim, tp, Draft(), "ResourceClaimTemplate")  # (checked once: the claims made are read again)
+    d.claim_templates[(ns, name)] = (claim["spec"], labels, annotations, tp)
+
+
+#: kube-controller-manager's resourceclaim controller: the annotation it gives a claim it makes
+POD_CLAIM_ANNOTATION = "resource.kubernetes.io/pod-claim-name"
+_NAME_CHARS = "bcdfghjklmnpqrstvwxz2456789"  # (utilrand's alphabet, the API server's generateName suffix)
+
+
+def generated_claim_name(pod: str, claim: str, namespace: str) -> str:
+    """The name the resourceclaim controller's claim gets (``handleClaim``): ``generateName``
+    ``<pod>-<claim>-`` (past 57 characters both truncated in proportion and joined by ``-``)
+    plus the API server's 5 random characters, here derived from the names (the same claim in
+    every answer)."""
+    base = f"{pod}-{claim}-"
+    if len(base) > 57:
+        base = pod[: len(pod) * 57 // len(base)] + "-" + claim[: len(claim) * 57 // len(base)]
+    digest = hashlib.sha256(f"{namespace}/{pod}/{claim}".encode()).digest()
+    return base + "".join(_NAME_CHARS[b % len(_NAME_CHARS)] for b in digest[:5])
+
+
+def claims_from_templates(d: Draft, p: Any) -> None:
+    """What the resourceclaim controller does for a pod a modelled controller creates (a
+    Volcano Job's): each of its ``resourceClaims`` naming a template gets a ResourceClaim made
+    from the template (its ``spec``, labels and annotations, the pod its controller owner) and
+    listed in the pod's status; a template the snapshot lacks makes none (the pod waits, as
+    the controller's ``handleClaim`` errs), named in the warnings."""
+    key = f"{p.namespace}/{p.name}"
+    listed = d.dra.pod_claims.get(key)
+    if not listed:
+        return
+    out = []
+    for pc in listed:
+        if pc.template is None or pc.listed:
+            out.append(pc)
+            continue
+        got = d.claim_templates.get((p.namespace, pc.template))
+        if got is None:
+            _note(d, "pods created here name ResourceClaimTemplates the snapshot lacks: their claims are not made and "
+                     "they wait (kube-controller-manager's resourceclaim controller errs)", f"Pod {key}: {pc.template}")
+            out.append(pc)
+            continue
+        spec, labels, annotations, tp = got
+        name = generated_claim_name(p.name, pc.name, p.namespace)
+        claim = {"metadata": {"name": name, "namespace": p.namespace, "labels": labels,
+                              "annotations": {**annotations, POD_CLAIM_ANNOTATION: pc.name},
+                              "ownerReferences": [{"apiVersion": "v1", "kind": "Pod", "name": p.name, "uid": p.uid or key,
+                                                   "controller": True, "blockOwnerDeletion": True}]},
+                 "spec": spec}  # fmt: skip
+        read_resource_claim(claim, tp, d, "ResourceClaimTemplate")
+        out.append(PodClaim(pc.name, None, pc.template, name, True))
+    d.dra.pod_claims[key] = tuple(out)
 
 
 def pod_claims(spec: dict, status: dict, ptr: str, ident: Any) -> tuple[PodClaim, ...]:

@@ -267,8 +267,12 @@ class Draft:
     #: (``app.ingest.pgcontroller``) the annotations of the ReplicaSets, DaemonSets,
     #: StatefulSets and batch Jobs (``kube.OWNER_KINDS``) among them
     unread_objects: list[tuple[str, dict, str]] = field(default_factory=list)
-    #: Pods on nodes the snapshot does not have (left out, with a warning).
+    #: Pods on nodes the snapshot does not have (left out, with a warning; kept in their jobs
+    #: on no node under Volcano's cache: ``keep_vanished``).
     vanished: list[PodDraft] = field(default_factory=list)
+    #: Volcano's cache keeps a pod bound to a node it lacks in its job (``addTask`` makes a
+    #: placeholder NodeInfo, never Ready): it counts for its job and queue and holds no node
+    keep_vanished: bool = False
     #: pods Running on no node (kept, named in a warning)
     nodeless: list[PodDraft] = field(default_factory=list)
     #: KAI BindRequests selecting such nodes ("ns/pod on node 'x'", left out, with a warning).
@@ -287,6 +291,8 @@ class Draft:
     legacy_mig: list[PodDraft] = field(default_factory=list)
     #: Pods with DRA resource claims (``spec.resourceClaims``; named in the warnings).
     dra_pods: list[PodDraft] = field(default_factory=list)
+    #: ResourceClaimTemplates: (namespace, name) -> (the claim spec, labels, annotations, pointer of its ``spec``)
+    claim_templates: dict[tuple[str, str], tuple[dict, dict[str, str], dict[str, str], str]] = field(default_factory=dict)
     #: The DRA objects, and each pod's claims (``app.ingest.dra``).
     dra: DraSnapshot = field(default_factory=DraSnapshot)
     #: Pending pods kube-scheduler would spread by default: [count, first pod "ns/name"].

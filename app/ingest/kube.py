@@ -21,7 +21,7 @@ from app.errors import InputError, LimitError, join_pointer
 from app.ingest import fastjson, podrequest
 from app.ingest import reader as r
 from app.ingest.body import parse_json, parse_yaml_text
-from app.ingest.dra import pod_claims, read_device_class, read_resource_claim, read_resource_slice
+from app.ingest.dra import pod_claims, read_device_class, read_resource_claim, read_resource_claim_template, read_resource_slice
 from app.ingest.draft import (
     BindRequestDraft,
     Draft,
@@ -1540,6 +1540,7 @@ READERS: dict[tuple[str, str], Reader] = {
     ("resource.k8s.io", "DeviceClass"): read_device_class,
     ("resource.k8s.io", "ResourceSlice"): read_resource_slice,
     ("resource.k8s.io", "ResourceClaim"): read_resource_claim,
+    ("resource.k8s.io", "ResourceClaimTemplate"): read_resource_claim_template,
     ("batch.volcano.sh", "Job"): read_vcjob,
 }
 

@@ -144,7 +144,7 @@ def read_request(
     kai = kai_runs is not False and cfg is not None and cfg.profile == "kai"
     # Volcano's cache takes a HyperNode tree it cannot build and decides without it
     volcano_cache = cfg is not None and (cfg.profile == "volcano" or cfg.raw)
-    draft.hypernodes_lenient = volcano_cache
+    draft.hypernodes_lenient = draft.keep_vanished = volcano_cache
     if kai:  # (the node-pool selector's label: KAI's scheduler flag)
         draft.kai_pool_key = cfg.kai_flags.nodepool_label  # type: ignore[union-attr]
     if envelope.get("objects") is not None:

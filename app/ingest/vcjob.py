@@ -33,6 +33,7 @@ from typing import Any
 from app.errors import InputError, LimitError, join_pointer
 from app.ingest import kube
 from app.ingest import reader as r
+from app.ingest.dra import claims_from_templates
 from app.ingest.draft import Draft, GroupDraft, PodDraft
 from app.ingest.podrequest import effective_pod_request
 from app.model.cluster import NetworkTopology, SubGroupPolicy, TaskStatus
@@ -865,6 +866,8 @@ def _create_pods(job: VcJob, pg_name: str, d: Draft, snap: _Snapshot, hold: bool
         for i in missing:
             kube.read_pod(job_pod(job, task, i, pg_name), tp, d)
             keys.append(f"{job.namespace}/{pod_name(job, task, i)}")
+            if task.spec.get("resourceClaims"):  # (kube-controller-manager's claims for it)
+                claims_from_templates(d, d.pods[-1])
         if ahead or wait:
             d.held_pods.update(keys)
         if wait:
