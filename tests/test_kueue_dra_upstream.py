@@ -19,16 +19,13 @@ at commit ``ff69552e79ad21652c36caa97038382e55625cf7`` and run through ``POST /v
   (``TestComputeCounterCharges``, with the counter source of ``mapper_test.go``'s
   "deviceClassMappings with counter source").
 
-What Gangplank models: nothing of this. ``app/kueue/resourcesconfig.py`` reads
-``resources.deviceClassMappings`` only to name it in the answer's ``warnings``
-("deviceClassMappings not modelled (Kueue's DRA quota accounting)"); the
-``KueueDRAIntegration*`` feature gates are not in ``app/kueue/featuregates.py``'s
-``MODELLED`` (a value other than the default is named in ``warnings``); ResourceClaimTemplates
-are ignored objects in the Kueue path ("ignored objects of kinds the engine does not use").
-A Workload's ``resourceClaims`` count for no quota and never make it ``Misconfigured``. So every
-case where Go's answer depends on the claims is a strict xfail naming the difference; cases where
-Go counts nothing for the claims (admin access, an empty DeviceClassName, an extended resource
-backed by DRA whose DeviceClass is unmapped, which keeps its own name as the quota key) pass.
+What Gangplank models (``app/kueue/dra.py``, the workload controller's ``handleDRA``): the
+mapper of ``resources.deviceClassMappings``, the templates' device counts per mapped class added
+to each pod's requests, the CEL check against the snapshot's devices, and every refusal
+(Misconfigured with Go's field-error text), with ``KueueDRAIntegration`` and
+``KueueDRARejectWorkloadsWhenDRADisabled`` applied and the gates' dependencies checked. Not
+modelled, each a strict xfail and a warning: counter sources (partitionable devices) and
+extended resources backed by DRA.
 
 Mapping of a Go case to a request:
 
@@ -58,24 +55,16 @@ Added to the Go cases (each says so): the multi-pod case against a quota below i
 and the Configuration that turns ``KueueDRAIntegration`` off alone, which Kueue's start
 refuses (component-base's feature-gate dependency check).
 
-51 tests: 6 pass (admin access and an empty DeviceClassName count nothing, an unmapped
-DRA-backed extended resource keeps its name, as any does with KueueDRAIntegrationExtendedResource
-off, and the two warnings Gangplank gives instead),
-45 are strict xfails. The differences, all from one gap (Gangplank does not model Kueue's
-DRA quota accounting, ``app/kueue/resourcesconfig.py`` ``read``):
+52 tests: 47 pass, 5 strict xfails, the differences of what is not modelled:
 
-* a ResourceClaimTemplate's devices add nothing to the admission's usage (Kueue: the mapped
-  logical resource, per pod times the count; for a counter source, the largest counter
-  times the count; a mapped DRA-backed extended resource under the mapping's name);
-* a Workload Kueue leaves pending ``Misconfigured`` is admitted: a ``resourceClaimName``;
-  an unmapped DeviceClass (no warning at all when ``deviceClassMappings`` is empty or
-  absent: only the ResourceClaimTemplate is named among the ignored objects, and nothing
-  when the template is missing); ``AllocationMode: All``; ``firstAvailable``; a request with
-  neither; a CEL selector that does not compile or that too few devices match; a missing
-  DeviceClass or ResourceClaimTemplate; a fractional DRA-backed extended resource; any DRA
-  Workload with ``KueueDRAIntegration`` off;
-* ``featureGates: {KueueDRAIntegration: false}`` alone is warned, not refused (feature-gate
-  dependencies are not checked, ``app/kueue/featuregates.py`` ``read``).
+* a counter source's charge (Kueue: the largest counter the matching devices consume, times
+  the count; here the class charges nothing, with a warning);
+* a DRA-backed extended resource (Kueue: counted under the class's mapping name, a fractional
+  request Misconfigured; here counted under its own name, with a warning).
+
+Adjusted from Go (each says so): a constraint's ``matchAttribute`` is fully qualified (the API
+server refuses ``numa-node``), and the saturating sum's MaxInt64 counts are past Gangplank's
+bound on a request's count (a 422, SECURITY.md).
 
 Not transcribed:
 
@@ -135,7 +124,7 @@ RESOURCE = "resource.k8s.io/v1"
 NS = "ns1"
 CREATED = "2026-11-23T10:00:00Z"
 INT64_MAX = 2**63 - 1
-NOT_MODELLED = "Gangplank does not model Kueue's DRA quota accounting (deviceClassMappings only warned): "
+NOT_MODELLED = "not modelled in Gangplank's Kueue DRA accounting (app/kueue/dra.py): "
 
 
 def xfail(reason: str) -> Any:
@@ -316,95 +305,86 @@ ADMITS = "the Workload is admitted (its claims unread) where Kueue leaves it pen
 
 GET_RESOURCE_REQUESTS = [
     case("Single claim template with single device", [template_ref("req-1", "claim-tmpl-1")],
-         want={"res-1": "2"}, reason=COUNTS_NOTHING + "res-1: 2"),
+         want={"res-1": "2"}),
     case("Unmapped DeviceClass returns error", [template_ref("req-1", "claim-tmpl-1")], mappings=[],
          error=(CLAIMS + '.resourceClaimTemplateName: Not found: "DeviceClass test-deviceclass-1 is not mapped in '
-                'DRA configuration for podset main"',),
-         reason=ADMITS + "DeviceClass test-deviceclass-1 is not mapped (and no warning: the mappings are empty)"),
+                'DRA configuration for podset main"',)),
     case("Two containers each using different claim templates",
          [template_ref("req-a", "claim-tmpl-1"), template_ref("req-b", "claim-tmpl-2")],
          [rct("claim-tmpl-2", exact("device-request", "test-deviceclass-2", 1))],
          containers=[container("c1", "req-a"), container("c2", "req-b")],
-         want={"res-1": "2", "res-2": "1"}, reason=COUNTS_NOTHING + "res-1: 2, res-2: 1"),
+         want={"res-1": "2", "res-2": "1"}),
     case("Two containers sharing one claim template", [template_ref("req-a", "claim-tmpl-1")],
          containers=[container("c1", "req-a"), container("c2", "req-a")],
-         want={"res-1": "2"}, reason=COUNTS_NOTHING + "res-1: 2 (once for the pod's claim)"),
+         want={"res-1": "2"}),
     case("Single template requesting two devices", [template_ref("req-x", "claim-tmpl-3")],
          [rct("claim-tmpl-3", exact("device-request", "test-deviceclass-1", 2))],
-         containers=[container("c", "req-x")], want={"res-1": "2"}, reason=COUNTS_NOTHING + "res-1: 2"),
+         containers=[container("c", "req-x")], want={"res-1": "2"}),
     case("Init and regular container sharing one template", [template_ref("rc", "claim-tmpl-1")],
          init=[container("init", "rc")], containers=[container("main", "rc")],
-         want={"res-1": "2"}, reason=COUNTS_NOTHING + "res-1: 2 (once for the pod's claim)"),
+         want={"res-1": "2"}),
     case("AllocationMode All returns error", [template_ref("req-all", "claim-tmpl-all")],
          [rct("claim-tmpl-all", exact("device-request", "test-deviceclass-1", mode="All"))],
          error=(REQ0 + ".exactly.allocationMode: Invalid value",
-                "ResourceClaimTemplate claim-tmpl-all: AllocationMode 'All' is not supported"),
-         reason=ADMITS + "AllocationMode 'All' is not supported"),
+                "ResourceClaimTemplate claim-tmpl-all: AllocationMode 'All' is not supported")),
     case("CEL selectors with DeviceClassName counts correctly", [template_ref("req-cel", "claim-tmpl-cel")],
          [rct("claim-tmpl-cel", exact("req", "test-deviceclass-1", 1, cel=TEST_DRIVER)),
           device_class("test-deviceclass-1"),
           resource_slice("slice-1", "test-driver", "pool-1", dev("dev-0"), dev("dev-1"))],
-         want={"res-1": "1"}, reason=COUNTS_NOTHING + "res-1: 1"),
+         want={"res-1": "1"}),
     case("CEL selectors pre-filtered by DeviceClass selectors", [template_ref("req-filtered", "claim-tmpl-cel-filtered")],
          [rct("claim-tmpl-cel-filtered", exact("req", "gpu-class", 1, cel='device.driver == "gpu-driver"')),
           device_class("gpu-class", cel='device.driver == "gpu-driver"'),
           resource_slice("gpu-slice", "gpu-driver", "gpu-pool", dev("gpu-0")),
           resource_slice("nic-slice", "nic-driver", "nic-pool", dev("nic-0"), dev("nic-1"), dev("nic-2"))],
-         want={"res-1": "1"}, reason=COUNTS_NOTHING + "res-1: 1"),
+         want={"res-1": "1"}),
     case("CEL selectors with unsatisfiable expression returns error", [template_ref("req-unsat", "claim-tmpl-unsat")],
          [rct("claim-tmpl-unsat", exact("req", "test-deviceclass-1", 2, cel='device.driver == "nonexistent-driver"')),
           device_class("test-deviceclass-1"), resource_slice("slice-2", "test-driver", "pool-1", dev("dev-0"))],
          error=(REQ0 + ".exactly.selectors: Internal error: ResourceClaimTemplate claim-tmpl-unsat: insufficient "
                 "matching devices for CEL selector in DeviceClass test-deviceclass-1: 0 device(s) match in the "
-                "cluster but 2 requested",),
-         reason=ADMITS + "no device matches the claim's CEL selector"),
+                "cluster but 2 requested",)),
     case("CEL selectors with insufficient matching devices returns error", [template_ref("req-insuf", "claim-tmpl-insuf")],
          [rct("claim-tmpl-insuf", exact("req", "test-deviceclass-1", 3, cel=TEST_DRIVER)),
           device_class("test-deviceclass-1"),
           resource_slice("slice-3", "test-driver", "pool-1", dev("dev-0"), dev("dev-1"))],
          error=(REQ0 + ".exactly.selectors: Internal error: ResourceClaimTemplate claim-tmpl-insuf: insufficient "
                 "matching devices for CEL selector in DeviceClass test-deviceclass-1: 2 device(s) match in the "
-                "cluster but 3 requested",),
-         reason=ADMITS + "2 devices match the CEL selector, 3 requested"),
+                "cluster but 3 requested",)),
     case("Multi-request CEL selectors do not double-count devices", [template_ref("req-multi", "claim-tmpl-multi")],
          [rct("claim-tmpl-multi", exact("req-a", "test-deviceclass-1", 1, cel=TEST_DRIVER),
               exact("req-b", "test-deviceclass-1", 1, cel=TEST_DRIVER)),
           device_class("test-deviceclass-1"), resource_slice("slice-multi", "test-driver", "pool-1", dev("dev-0"))],
          error=(CLAIMS + ".devices.requests[1].exactly.selectors: Internal error: ResourceClaimTemplate "
                 "claim-tmpl-multi: insufficient matching devices for CEL selector in DeviceClass test-deviceclass-1: "
-                "0 device(s) match in the cluster but 1 requested",),
-         reason=ADMITS + "the one device already taken by req-a leaves req-b none"),
+                "0 device(s) match in the cluster but 1 requested",)),
     # (the API server compiles a selector's CEL on create and refuses this template: a 422 would do too)
     case("Invalid CEL selector returns error", [template_ref("req-badcel", "claim-tmpl-badcel")],
          [rct("claim-tmpl-badcel", exact("req", "test-deviceclass-1", 1, cel="this is not valid CEL!!!")),
           device_class("test-deviceclass-1")],
          error=(REQ0 + ".exactly.selectors: Invalid value", "ResourceClaimTemplate claim-tmpl-badcel: ",
-                "CEL compilation failed"),
-         reason=ADMITS + "the claim's CEL selector does not compile"),
+                "CEL compilation failed")),
     case("Device constraints are pass-through and counted correctly", [template_ref("req-constraints", "claim-tmpl-constraints")],
          [rct("claim-tmpl-constraints", exact("gpu-1", "test-deviceclass-1", 1), exact("gpu-2", "test-deviceclass-1", 1),
-              constraints=[{"requests": ["gpu-1", "gpu-2"], "matchAttribute": "numa-node"}])],
-         want={"res-1": "2"}, reason=COUNTS_NOTHING + "res-1: 2"),
+              constraints=[{"requests": ["gpu-1", "gpu-2"], "matchAttribute": "example.com/numa-node"}])],
+         want={"res-1": "2"}),
     case("FirstAvailable returns error", [template_ref("req-first", "claim-tmpl-first")],
          [rct("claim-tmpl-first", {"name": "req", "firstAvailable": [{"name": "sub1", "deviceClassName": "test-deviceclass-1"}]})],
-         error=(REQ0 + ": Invalid value", "ResourceClaimTemplate claim-tmpl-first: FirstAvailable device selection is not supported"),
-         reason=ADMITS + "FirstAvailable device selection is not supported"),
+         error=(REQ0 + ": Invalid value", "ResourceClaimTemplate claim-tmpl-first: FirstAvailable device selection is not supported")),
     # (the API server requires one of exactly / firstAvailable: a 422 would do too)
     case("Exactly and FirstAvailable are nil returns error", [template_ref("req-empty", "claim-tmpl-empty")],
          [rct("claim-tmpl-empty", {"name": "req"})],
-         error=(REQ0 + ": Invalid value", "ResourceClaimTemplate claim-tmpl-empty: Exactly must be set if FirstAvailable is nil"),
-         reason=ADMITS + "a request with neither exactly nor firstAvailable"),
+         error=(REQ0 + ": Invalid value", "ResourceClaimTemplate claim-tmpl-empty: Exactly must be set if FirstAvailable is nil")),
     case("AdminAccess request is skipped with zero quota", [template_ref("req-admin", "claim-tmpl-admin")],
          [rct("claim-tmpl-admin", exact("req", "test-deviceclass-1", 1, admin=True))], want={}),
     case("Mixed AdminAccess and normal requests counts only normal", [template_ref("req-mixed", "claim-tmpl-mixed")],
          [rct("claim-tmpl-mixed", exact("normal-req", "test-deviceclass-1", 2), exact("admin-req", "test-deviceclass-1", 1, admin=True))],
-         want={"res-1": "2"}, reason=COUNTS_NOTHING + "res-1: 2 (the admin-access request skipped)"),
+         want={"res-1": "2"}),
     case("CEL selectors with nonexistent DeviceClass returns error", [template_ref("req-noclass", "claim-tmpl-noclass")],
          [rct("claim-tmpl-noclass", exact("req", "nonexistent-class", 1, cel=TEST_DRIVER)),
           resource_slice("slice-noclass", "test-driver", "pool-1", dev("dev-0"))],
          error=(REQ0 + ": Internal error: ResourceClaimTemplate claim-tmpl-noclass: failed to get DeviceClass "
-                'nonexistent-class: deviceclasses.resource.k8s.io "nonexistent-class" not found',),
-         reason=ADMITS + "the DeviceClass nonexistent-class does not exist"),
+                'nonexistent-class: deviceclasses.resource.k8s.io "nonexistent-class" not found',)),
     # (the API server requires exactly.deviceClassName; Kueue counts nothing for it)
     case("CEL selectors with empty DeviceClassName succeeds", [template_ref("req-nodc", "claim-tmpl-nodc")],
          [rct("claim-tmpl-nodc", exact("req", "", 1, cel=TEST_DRIVER)),
@@ -412,7 +392,7 @@ GET_RESOURCE_REQUESTS = [
     case("Device config is pass-through and counted correctly", [template_ref("req-config", "claim-tmpl-config")],
          [rct("claim-tmpl-config", exact("req", "test-deviceclass-1", 1),
               config=[{"requests": ["req"], "opaque": {"driver": "", "parameters": None}}])],
-         want={"res-1": "1"}, reason=COUNTS_NOTHING + "res-1: 1"),
+         want={"res-1": "1"}),
 ]  # fmt: skip
 
 
@@ -431,7 +411,6 @@ def test_claim_templates_count_devices_per_mapped_class(client, refs, extra, wan
         check_admitted(got, want)
 
 
-@xfail(ADMITS + "KueueDRAIntegration feature does not support use of resource claims")
 def test_resource_claim_reference_makes_the_workload_misconfigured(client):
     """Test_GetResourceRequests' base Workload (a template and a ResourceClaim) end to end:
     ``handleDRA`` refuses any ``resourceClaimName`` before counting (workload_controller.go,
@@ -443,25 +422,30 @@ def test_resource_claim_reference_makes_the_workload_misconfigured(client):
 
 
 @pytest.mark.parametrize(("counts", "want"), [
-    pytest.param((2, 3), "5", id="normal sum across requests", marks=xfail(COUNTS_NOTHING + "res-1: 5")),
-    pytest.param((INT64_MAX, INT64_MAX), str(INT64_MAX), id="sum saturates at MaxInt64 instead of wrapping negative",
-                 marks=xfail(COUNTS_NOTHING + f"res-1: {INT64_MAX}")),
+    pytest.param((2, 3), "5", id="normal sum across requests"),
+    pytest.param((INT64_MAX, INT64_MAX), None, id="sum saturates at MaxInt64 instead of wrapping negative"),
 ])  # fmt: skip
 def test_device_counts_sum_per_class_saturating(client, counts, want):
     """claims_test.go Test_countDevicesPerClass_overflow: the requests of one class add up,
     saturating at MaxInt64 (``utilmath.SaturatingAdd``); here class ``gpu`` is mapped to
-    ``res-1`` and the sum is the admission's usage (a quota of MaxInt64 holds it)."""
+    ``res-1`` and the sum is the admission's usage. A count past Gangplank's bound
+    (``MAX_COUNT``, 2^20 devices per request, SECURITY.md; the API sets none) is a 422 at the
+    count, so the saturating case is one no request reaches (``app/kueue/dra.py`` saturates
+    all the same)."""
     tmpl = rct("tmpl", exact("r0", "gpu", counts[0]), exact("r1", "gpu", counts[1]))
     w = workload("wl", [template_ref("claim", "tmpl")])
+    if want is None:
+        objs = [roomy_node("n0", ("cpu",)), *queue_objects({"res-1": str(INT64_MAX)}), configuration([mapping("res-1", "gpu")]), tmpl]
+        r = client.post("/v1/admissions", json=request(objs, workloads=[w], options=ONE_CYCLE))
+        assert r.status_code == 422 and r.json()["errors"][0]["pointer"].endswith("/spec/spec/devices/requests/0/exactly/count")
+        return
     got, _ = decide(client, w, [configuration([mapping("res-1", "gpu")]), tmpl], {"res-1": str(INT64_MAX)})
     check_admitted(got, {"res-1": want})
 
 
 # -- mapper_test.go -------------------------------------------------------------------------------
 def lookup(name: str, mappings: list[dict[str, Any]], device_class_name: str, found: str | None) -> Any:
-    reason = (COUNTS_NOTHING + f"{found}: 1" if found else
-              ADMITS + f"DeviceClass {device_class_name} is not mapped")  # fmt: skip
-    return pytest.param(mappings, device_class_name, found, id=f"{name}: {device_class_name}", marks=xfail(reason))
+    return pytest.param(mappings, device_class_name, found, id=f"{name}: {device_class_name}")
 
 
 LOOKUPS = [
@@ -505,7 +489,6 @@ GPU_TEMPLATE = rct("gpu-template", exact("gpu-request", "gpu.example.com", 1), n
 DRA_OFF = "Workload uses DRA resources but the KueueDRAIntegration feature gate is not enabled"
 
 
-@xfail(ADMITS + "KueueDRAIntegration feature does not support use of resource claims")
 def test_reconcile_resource_claim_is_inadmissible(client):
     """workload_controller_dra_test.go TestReconcileDRA "reconcile DRA ResourceClaim should be
     rejected as inadmissible"."""
@@ -528,8 +511,6 @@ DRA_GATES_OFF = {"KueueDRAIntegration": False, "KueueDRAIntegrationExtendedResou
     pytest.param(claim_ref("gpu", "rc1"), id="reconcile DRA ResourceClaim rejected when DRA disabled and "
                  "KueueDRARejectWorkloadsWhenDRADisabled enabled"),
 ])  # fmt: skip
-@xfail("the KueueDRAIntegration gate off is only warned, the Workload admitted, where Kueue leaves it pending, "
-       "Misconfigured: " + DRA_OFF)
 def test_dra_workload_rejected_when_dra_gate_off(client, ref):
     """TestReconcileDRA's two "rejected when DRA disabled" cases: with ``KueueDRAIntegration``
     off and ``KueueDRARejectWorkloadsWhenDRADisabled`` on (its default), a pending Workload with
@@ -540,18 +521,16 @@ def test_dra_workload_rejected_when_dra_gate_off(client, ref):
     check_misconfigured(got, DRA_OFF)
 
 
-def test_dra_gate_off_is_named_in_warnings(client):
-    """What Gangplank does instead of TestReconcileDRA's "rejected when DRA disabled" rule:
-    the gates' values are named as not modelled, and the Workload's claims are not read."""
+def test_dra_gate_off_without_rejection_queues_the_workload_without_its_claims(client):
+    """``NeedsDRAReconcile`` with ``KueueDRAIntegration`` off and
+    ``KueueDRARejectWorkloadsWhenDRADisabled`` off too: the workload controller leaves the
+    Workload alone, so it is queued and admitted with its claims counting nothing."""
     w = reconcile_wl("wl", template_ref("gpu", "gpu-template"))
-    got, answer = decide(client, w, [configuration(None, DRA_GATES_OFF), GPU_TEMPLATE], {"gpus": "2"})
-    assert any("KueueDRAIntegration=false" in x and "not modelled" in x for x in answer["warnings"]), answer["warnings"]
-    assert got["admitted"], got
+    gates = {**DRA_GATES_OFF, "KueueDRARejectWorkloadsWhenDRADisabled": False}
+    got, _ = decide(client, w, [configuration(RECONCILE_MAPPINGS, gates), GPU_TEMPLATE], {"gpu": "2"})
+    assert (got["admitted"], got["reason"]) == (True, "Admitted"), got
 
 
-@xfail("feature-gate dependencies are not checked: KueueDRAIntegration=false alone is warned and decided, where "
-       "Kueue refuses to start (KueueDRAIntegrationExtendedResource and KueueDRAIntegrationPartitionableDevices, on "
-       "by default, depend on it)")
 def test_dra_gate_off_with_dependents_on_is_a_start_error(client):
     """The Configuration of TestReconcileDRA's "rejected when DRA disabled" cases as a user would
     write it, ``featureGates: {KueueDRAIntegration: false}``: ``LoadAndValidateFeatureGates``
@@ -567,10 +546,9 @@ def test_dra_gate_off_with_dependents_on_is_a_start_error(client):
 
 
 @pytest.mark.parametrize(("count", "per_pod", "quota", "want"), [
-    pytest.param(1, 1, "2", {"gpu": "1"}, id="reconcile DRA ResourceClaimTemplate should be pre-processed and queued",
-                 marks=xfail(COUNTS_NOTHING + "gpu: 1")),
+    pytest.param(1, 1, "2", {"gpu": "1"}, id="reconcile DRA ResourceClaimTemplate should be pre-processed and queued"),
     pytest.param(3, 2, "10", {"gpu": "6"}, id="reconcile DRA ResourceClaimTemplate multi-pod should be pre-processed "
-                 "and queued", marks=xfail(COUNTS_NOTHING + "gpu: 6 (2 per pod times 3 pods)")),
+                 "and queued"),
 ])  # fmt: skip
 def test_reconcile_template_devices_times_count(client, count, per_pod, quota, want):
     """TestReconcileDRA "... should be pre-processed and queued": the template's devices per pod,
@@ -582,8 +560,6 @@ def test_reconcile_template_devices_times_count(client, count, per_pod, quota, w
     check_admitted(got, want)
 
 
-@xfail("the Workload is admitted (its claims count nothing) where Kueue's 6 gpu exceed the quota of 5: pending, "
-       "ExceedsMaxQuota")
 def test_template_devices_beyond_quota_leave_the_workload_pending(client):
     """TestReconcileDRA "multi-pod" (3 pods of 2 devices) against a ``gpu`` quota of 5 instead of
     10 (derived: the Go case's total is checked against quota by the flavor assigner,
@@ -599,12 +575,10 @@ def test_template_devices_beyond_quota_leave_the_workload_pending(client):
     pytest.param(rct("gpu-template", exact("gpu-request", "unmapped.example.com", 1), ns="ns"),
                  'spec.podSets[0].template.spec.resourceClaims[0].resourceClaimTemplateName: Not found: "DeviceClass '
                  'unmapped.example.com is not mapped in DRA configuration for podset main"',
-                 id="reconcile DRA ResourceClaimTemplate with unmapped device class",
-                 marks=xfail(ADMITS + "DeviceClass unmapped.example.com is not mapped")),
+                 id="reconcile DRA ResourceClaimTemplate with unmapped device class"),
     pytest.param(None, "spec.podSets[0].template.spec.resourceClaims[0]: Internal error: failed to get claim spec for "
                  'ResourceClaimTemplate missing-template in podset main: resourceclaimtemplates.resource.k8s.io '
-                 '"missing-template" not found', id="reconcile DRA ResourceClaimTemplate not found should return error",
-                 marks=xfail(ADMITS + "the ResourceClaimTemplate missing-template does not exist")),
+                 '"missing-template" not found', id="reconcile DRA ResourceClaimTemplate not found should return error"),
 ])  # fmt: skip
 def test_reconcile_template_errors_are_misconfigured(client, tmpl, message):
     """TestReconcileDRA "with unmapped device class" and "not found should return error": the
@@ -615,13 +589,23 @@ def test_reconcile_template_errors_are_misconfigured(client, tmpl, message):
     check_misconfigured(got, message)
 
 
-def test_device_class_mappings_are_named_in_warnings(client):
-    """What Gangplank does instead of the DRA accounting: ``deviceClassMappings`` is named as not
-    modelled and the Workload's claims count nothing (the template's res-1 absent from usage)."""
+def test_dra_resources_join_the_containers_requests(client):
+    """``totalRequestsFromPodSets``: the podSet's DRA resources are added to each pod's own
+    requests before the count multiplies them: usage cpu 1 and res-1 2 for one pod."""
     w = workload("wl", [template_ref("req-1", "claim-tmpl-1")], [container("c", "req-1", requests={"cpu": "1"})])
-    got, answer = decide(client, w, [configuration(CLAIMS_MAPPINGS), BASE_TMPL], {"cpu": "10", "res-1": "10"})
-    assert any("deviceClassMappings not modelled" in x for x in answer["warnings"]), answer["warnings"]
-    check_admitted(got, {"cpu": "1"})
+    got, _ = decide(client, w, [configuration(CLAIMS_MAPPINGS), BASE_TMPL], {"cpu": "10", "res-1": "10"})
+    check_admitted(got, {"cpu": "1", "res-1": "2"})
+
+
+def test_counter_sources_are_named_and_charge_nothing(client):
+    """A mapping with a counter source: Kueue skips the class's device count and charges the
+    counters (``GetResourceRequestsForResourceClaimTemplates``' ``continue``); Gangplank skips the
+    count too and names the source as not modelled."""
+    objs = [configuration([mapping("gpu.memory", "mig.nvidia.com", counter=("gpu.nvidia.com", "memory"))]),
+            device_class("mig.nvidia.com"), rct("mig", exact("req", "mig.nvidia.com", 1))]
+    got, answer = decide(client, workload("wl", [template_ref("mig", "mig")]), objs, {"gpu.memory": "100Gi"})
+    assert (got["admitted"], got["reason"]) == (True, "Admitted"), got
+    assert any("mig.nvidia.com" in x and "not modelled" in x for x in answer["warnings"]), answer["warnings"]
 
 
 # -- extended_resources_test.go / TestReconcileDRA (extended resources backed by DRA) ----------------
@@ -714,7 +698,6 @@ def test_counter_source_charges_the_max_counter_times_the_count(client, devices,
     check_admitted(got, {"gpu.memory": want})
 
 
-@xfail(COUNTS_NOTHING + "gpu: 6 (2 per pod times parallelism 3)")
 def test_job_pod_template_claims_count_in_its_workload(client):
     """TestReconcileDRA "reconcile DRA ResourceClaimTemplate multi-pod should be pre-processed and
     queued" through the Job integration (derived): a suspended batch/v1 Job of parallelism 3

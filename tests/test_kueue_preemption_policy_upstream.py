@@ -104,6 +104,8 @@ from typing import Any
 
 import pytest
 
+from tests.kueue_gates import as_go_tests_set
+
 from app.kueue.quota import NO_LONGER_FITS
 from tests.kube import request, roomy_node
 from tests.test_admissions import one, post
@@ -126,7 +128,7 @@ def configuration(gates: dict[str, bool] | None = None, fair_sharing: bool = Fal
     when ``enableFairSharing``; none when the case sets neither."""
     c: dict[str, Any] = {"apiVersion": CONFIG_V2, "kind": "Configuration"}
     if gates:
-        c["featureGates"] = dict(gates)
+        c["featureGates"] = as_go_tests_set(gates)  # (Go's SetFeatureGatesDuringTest)
     if fair_sharing:
         c["fairSharing"] = {}
     return [c] if len(c) > 2 else []

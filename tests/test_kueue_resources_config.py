@@ -164,10 +164,14 @@ def test_transformation_strategy_defaults_to_retain():
     assert c.transformations["a"].outputs == {"b": Fraction(2)}
 
 
-def test_device_class_mappings_are_named_as_not_modelled():
+def test_device_class_mappings_map_each_class_to_the_first_mapping_naming_it():
+    """``PopulateFromConfiguration``: a class listed by two mappings keeps the first's name;
+    a mapping with sources marks its classes (app/kueue/dra.py)."""
     notes: list[str] = []
-    read({"deviceClassMappings": [{"name": "gpu.memory", "deviceClassNames": ["x"]}]}, "/r", {}, notes)
-    assert notes and "deviceClassMappings not modelled" in notes[0]
+    cfg = read({"deviceClassMappings": [{"name": "gpu", "deviceClassNames": ["a", "b"]},
+                                        {"name": "other", "deviceClassNames": ["b"],
+                                         "sources": [{"counter": {"driver": "d", "name": "memory"}}]}]}, "/r", {}, notes)  # fmt: skip
+    assert cfg.mapper.to_resource == {"a": "gpu", "b": "gpu"} and cfg.mapper.sourced == frozenset({"b"}) and not notes
 
 
 # -- rules through /v1/admissions --------------------------------------------------------------------

@@ -386,7 +386,9 @@ def test_no_replacement_evicts_with_node_failures_unless_fail_fast_is_off(client
         False, "NodeFailures", "Workload was evicted as there was no replacement for unhealthy node(s): n3")
     a = answer(client, small + objects([B, R, H], gates={"TASFailedNodeReplacementFailFast": False}), [w])
     assert one(a, "ml/w")["reason"] == "AlreadyAdmitted"
-    a = answer(client, small + objects([B, R, H], gates={"TASFailedNodeReplacement": False}), [w])
+    off = {"TASFailedNodeReplacement": False, "TASFailedNodeReplacementFailFast": False,
+           "TASReplaceNodeOnPodTermination": False}  # (its dependents off too, else Kueue does not start)
+    a = answer(client, small + objects([B, R, H], gates=off), [w])
     assert one(a, "ml/w")["reason"] == "AlreadyAdmitted"
 
 

@@ -113,6 +113,8 @@ from typing import Any
 
 import pytest
 
+from tests.kueue_gates import as_go_tests_set
+
 from app.kueue import assignment as asg
 from tests.kube import NOW, node, request
 from tests.test_admissions import domains, one, post
@@ -183,7 +185,7 @@ QUEUES = [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": NS}},
 
 
 def gates(**g: bool) -> dict[str, Any]:
-    return {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration", "featureGates": g}
+    return {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration", "featureGates": as_go_tests_set(g)}
 
 
 # -- Workloads ---------------------------------------------------------------------------------

@@ -12,8 +12,9 @@ gates in ``MODELLED``, each applied where Kueue reads it: ``AdmissionFairSharing
 (:mod:`app.kueue.reclaimable`), ``TASProfileMixed``, ``TASRespectNodeAffinityPreferred``,
 ``TASHandleOverlappingFlavors`` (:mod:`app.kueue.tas`), ``TASBalancedPlacement``
 (:mod:`app.kueue.tas_balanced`), ``TASFailedNodeReplacement``,
-``TASFailedNodeReplacementFailFast``, ``SkipReassignmentForPodOwnedWorkloads`` (:mod:`app.kueue.mapping`'s second pass), ``TASRecomputeAssignmentWithinSchedulingCycle``, ``RecomputeAssignmentUponPreemptionTargetsOverlap``, ``PrioritySortingWithinCohort`` (:mod:`app.kueue.quota`). A locked gate set to its other value is Kueue's start
-error (a 422); any other gate set to a value other than its default is named in the
+``TASFailedNodeReplacementFailFast``, ``SkipReassignmentForPodOwnedWorkloads`` (:mod:`app.kueue.mapping`'s second pass), ``TASRecomputeAssignmentWithinSchedulingCycle``, ``RecomputeAssignmentUponPreemptionTargetsOverlap``, ``PrioritySortingWithinCohort`` (:mod:`app.kueue.quota`), ``KueueDRAIntegration``,
+``KueueDRARejectWorkloadsWhenDRADisabled`` (:mod:`app.kueue.dra`). A locked gate set to its other value is Kueue's start
+error (a 422), and so is an enabled gate whose dependency (``DEPENDENCIES``) is disabled; any other gate set to a value other than its default is named in the
 warnings (Gangplank decides as with the default). A name not in Kueue's list is named too
 (Kueue refuses names its feature gate does not know at start).
 """
@@ -71,7 +72,29 @@ MODELLED = frozenset({"AdmissionFairSharing", "DisableWaitForPodsReady", "QuotaC
                       "TASHandleOverlappingFlavors", "TASFailedNodeReplacement", "TASFailedNodeReplacementFailFast",
                       "TASBalancedPlacement", "SkipReassignmentForPodOwnedWorkloads",
                       "RecomputeAssignmentUponPreemptionTargetsOverlap", "PrioritySortingWithinCohort",
-                      "FlavorFungibilityPreserveScanProgress"})  # fmt: skip
+                      "FlavorFungibilityPreserveScanProgress", "KueueDRAIntegration",
+                      "KueueDRARejectWorkloadsWhenDRADisabled"})  # fmt: skip
+#: gate -> the gates it needs on (``defaultFeatureGateDependencies``): component-base's
+#: ``SetFromMap`` refuses an enabled gate whose dependency is disabled, and Kueue does not start
+DEPENDENCIES: dict[str, tuple[str, ...]] = {
+    "TASFailedNodeReplacement": ("TopologyAwareScheduling",),
+    "TASFailedNodeReplacementFailFast": ("TopologyAwareScheduling", "TASFailedNodeReplacement"),
+    "TASReplaceNodeOnPodTermination": ("TopologyAwareScheduling", "TASFailedNodeReplacement"),
+    "TASReplaceNodeDueToNotReadyOverFixedTime": ("TopologyAwareScheduling", "TASFailedNodeReplacement"),
+    "TASBalancedPlacement": ("TopologyAwareScheduling",),
+    "TASReplaceNodeOnNodeTaints": ("TopologyAwareScheduling",),
+    "TASMultiLayerTopology": ("TopologyAwareScheduling",),
+    "TASRespectNodeAffinityPreferred": ("TopologyAwareScheduling",),
+    "UnadmittedWorkloadsExplicitStatus": ("UnadmittedWorkloadsObservability",),
+    "TASHandleOverlappingFlavors": ("TopologyAwareScheduling",),
+    "TASProfileMixed": ("TopologyAwareScheduling",),
+    "TASRecomputeAssignmentWithinSchedulingCycle": ("TopologyAwareScheduling",),
+    "ElasticJobsViaWorkloadSlicesWithTAS": ("ElasticJobsViaWorkloadSlices", "TopologyAwareScheduling"),
+    "KueueDRAIntegrationExtendedResource": ("KueueDRAIntegration",),
+    "KueueDRAIntegrationPartitionableDevices": ("KueueDRAIntegration",),
+    "KueueDRAIntegrationConsumableCapacity": ("KueueDRAIntegration",),
+    "FlavorFungibilityPreserveScanProgress": ("FlavorFungibility",),
+}
 
 
 def read(raw: Any, ptr: str, ident: dict[str, str], notes: list[str]) -> dict[str, bool]:
@@ -97,6 +120,11 @@ def read(raw: Any, ptr: str, ident: dict[str, str], notes: list[str]) -> dict[st
         gates[name] = value
         if name not in MODELLED and value != DEFAULTS[name]:
             other.append(f"{name}={str(value).lower()}")
+    for name, needs in sorted(DEPENDENCIES.items()):
+        off = [dep for dep in needs if not gates[dep]]
+        if gates[name] and off:
+            raise InputError(f"{name} is enabled, but depends on features that are disabled: [{' '.join(off)}] "
+                             "(Kueue does not start)", ptr, ident)  # fmt: skip
     if other:
         notes.append(f"Kueue Configuration: featureGates {', '.join(other)} not modelled: Gangplank decides as with "
                      "their defaults")  # fmt: skip

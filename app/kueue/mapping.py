@@ -52,9 +52,11 @@ from app.kueue import admissionchecks, clusterqueue, limitrange, maxexectime, pr
 from app.kueue import admissionfairsharing as afs
 from app.kueue import podsetupdates as psu
 from app.kueue import waitforpodsready as wfpr
+from app.kueue import dra
 from app.kueue import levels as lv
 from app.kueue import tas as ktas
 from app.kueue.objects import Flavor, KueueObjects, PodSet, TopologyRequest, Workload
+from app.kueue.resourcesconfig import saturate
 from app.model.cluster import TAS_DOMAIN_LABEL, Cluster, NetworkTopology, SubGroupPolicy
 from app.model.selectors import LabelSelector, term_matches, tolerates
 
@@ -342,10 +344,17 @@ class Admissions:
         # Workloads requesting TAS in a snapshot without TAS flavors (a what-if's set aside ones too)
         no_tas_flavor = [p.key for p in self.plans if not tas_flavors and p.state == NO_FIT
                          and any(_explicit_tas(ps.topology) for ps in p.wl.pod_sets)]  # fmt: skip
+        claims: dra.Cluster | None = None  # (what handleDRA reads, made for the first Workload with claims)
         for plan in self.plans:
             if plan.state != RUN:
                 continue
             wl = plan.wl
+            if any(ps.claims for ps in wl.pod_sets):  # (the workload controller's handleDRA, before it queues it)
+                claims = claims or _dra_cluster(d)
+                why = _dra(wl, k, claims)
+                if why:
+                    plan.state, plan.message, plan.quota_reason = MISCONFIGURED, why, "Misconfigured"
+                    continue
             cq = k.local_queues.get((wl.namespace, wl.queue_name)) if wl.queue_name else None
             if cq is None or cq not in tree.queues:
                 plan.state, plan.quota_reason = NO_QUEUE, "Misconfigured"  # (the workload controller's getQueueBlocker)
@@ -383,7 +392,7 @@ class Admissions:
                 why = {}
             if not tas_flavors and any(_explicit_tas(ps.topology) for ps in wl.pod_sets):
                 no_tas_flavor.append(plan.key)
-            shapes = [quota.PodSetShape(ps.name, {**{r: 0 for r in sorted(ps.zero)}, **k.resources.quota_requests(ps.request)},
+            shapes = [quota.PodSetShape(ps.name, {**{r: 0 for r in sorted(ps.zero)}, **k.resources.quota_requests(ps.quota_request)},
                                         ps.count, ps.minimum)
                       for ps in wl.pod_sets]  # fmt: skip (a zero request stays: a covered one takes a flavor)
             queued = wfpr.queue_time(wl.ready, wl.created, k.wait_for_pods_ready, k.feature_gates["PrioritySortingWithinCohort"])
@@ -474,6 +483,18 @@ class Admissions:
         if selectors and k.namespaces is None:
             self.notes.append(f"ClusterQueue(s) {', '.join(selectors)} select namespaces by label, but the snapshot has "
                               "no Namespace objects: the selector is not checked (add `kubectl get namespaces -o json`)")  # fmt: skip
+        if claims is not None:
+            self.notes.extend(sorted(claims.notes))
+        backed = {c.extended for c in d.dra.classes.values() if c.extended}
+        if backed and k.feature_gates["KueueDRAIntegration"] and k.feature_gates["KueueDRAIntegrationExtendedResource"]:
+            asking = sorted(p.key for p in self.plans if p.state == RUN and any(
+                name in backed for ps in p.wl.pod_sets for name in ps.request))  # fmt: skip
+            if asking:
+                self.notes.append(f"{len(asking)} Workload(s) request extended resources a DeviceClass backs "
+                                  f"(extendedResourceName; e.g. {asking[0]}): Kueue counts them under the class's "
+                                  "deviceClassMappings name and refuses a fractional one "
+                                  "(KueueDRAIntegrationExtendedResource); not modelled, each is counted under its own "
+                                  "name")  # fmt: skip
         if unchecked:
             self.notes.append(f"{len(unchecked)} Workload(s) have no LocalQueue naming a ClusterQueue of the snapshot "
                               f"(e.g. {unchecked[0]}): not admitted, as Kueue does not queue them")  # fmt: skip
@@ -834,6 +855,23 @@ def _priority(wl: Workload, classes: dict[str, int], default: int | None, wpcs: 
     return default if default is not None else 0
 
 
+def _dra_cluster(d: Draft) -> dra.Cluster:
+    """The ResourceClaimTemplates, DeviceClasses and devices (slices in name order) of the snapshot."""
+    devices = [(sl.driver, attrs) for sl in sorted(d.dra.slices, key=lambda sl: sl.name) for _, attrs, _ in sl.devices]
+    return dra.Cluster({key: spec for key, (spec, _, _, _) in d.claim_templates.items()},
+                       {name: c.selectors for name, c in d.dra.classes.items()}, devices)
+
+
+def _dra(wl: Workload, k: KueueObjects, cluster: dra.Cluster) -> str:
+    """``handleDRA``: each podSet's DRA resources per pod (:attr:`PodSet.dra`), or the message
+    that leaves the Workload ``Misconfigured``."""
+    per_pod, why = dra.resources([(ps.name, list(ps.claims)) for ps in wl.pod_sets], wl.namespace, k.resources.mapper,
+                                 cluster, k.feature_gates)  # fmt: skip
+    for ps in wl.pod_sets:
+        ps.dra = {name: saturate(name, n * 1000) for name, n in per_pod.get(ps.name, {}).items()}
+    return why
+
+
 def _over_limits(wl: Workload) -> str:
     """Kueue's ``ValidateResources``: a container requesting more than its limit makes the
     Workload inadmissible (``Misconfigured``)."""
@@ -905,7 +943,7 @@ def _flavor(wl: Workload, k: KueueObjects) -> Flavor | None:
     cq = k.local_queues.get((wl.namespace, wl.queue_name)) if wl.queue_name else None
     if not cq:
         return None
-    requested = {name for ps in wl.pod_sets for name, v in k.resources.quota_requests(ps.request).items()
+    requested = {name for ps in wl.pod_sets for name, v in k.resources.quota_requests(ps.quota_request).items()
                  if v and name != "pods"}  # fmt: skip
     for fname, covered in k.cluster_queues.get(cq, []):
         if covered and requested and not (covered & requested):

@@ -110,10 +110,26 @@ class PodSet:
     zero: frozenset[str] = frozenset()
     #: ``ValidateLimitRange``'s field errors against its namespace's LimitRanges
     limit_range: tuple[str, ...] = ()
+    #: its template's ``spec.resourceClaims``: (index, name, resourceClaimName,
+    #: resourceClaimTemplateName) each (:mod:`app.kueue.dra`)
+    claims: tuple[tuple[int, str, str | None, str | None], ...] = ()
+    #: the DRA resources Kueue's workload controller adds to each pod's requests (canonical
+    #: units; :mod:`app.kueue.dra`)
+    dra: dict[str, int] = field(default_factory=dict)
 
     @property
     def minimum(self) -> int:
         return self.count if self.min_count is None else self.min_count
+
+    @property
+    def quota_request(self) -> dict[str, int]:
+        """One pod's requests with the DRA resources Kueue adds (``totalRequestsFromPodSets``)."""
+        if not self.dra:
+            return self.request
+        out = dict(self.request)
+        for name, v in self.dra.items():
+            out[name] = out.get(name, 0) + v
+        return out
 
 
 @dataclass(slots=True)
@@ -653,9 +669,21 @@ def _pod_set(raw: Any, pp: str, ident: dict[str, str], summary: limitrange.Summa
     )
     if summary:
         ps.limit_range = tuple(limitrange.violations(spec, ps.request, summary, index))
+    if spec.get("resourceClaims"):
+        ps.claims = _claims(spec, sp, ident)
     if not given:
         _check_slices(ps, ident)
     return ps
+
+
+def _claims(spec: dict, sp: str, ident: dict[str, str]) -> tuple[tuple[int, str, str | None, str | None], ...]:
+    """``spec.resourceClaims``: (index, name, resourceClaimName, resourceClaimTemplateName) each."""
+    out = []
+    for j, c in enumerate(r.objects(spec, "resourceClaims", sp, ident, "a pod resource claim")):
+        cp = join_pointer(sp, "resourceClaims", j)
+        out.append((j, r.string(c, "name", cp, ident, required=True), r.string(c, "resourceClaimName", cp, ident) or None,
+                    r.string(c, "resourceClaimTemplateName", cp, ident) or None))  # fmt: skip
+    return tuple(out)
 
 
 def _runtime_overhead(spec: dict, classes: dict[str, dict[str, str] | None]) -> dict:

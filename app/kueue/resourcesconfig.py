@@ -31,6 +31,7 @@ from typing import Any
 from app.errors import InputError, join_pointer
 from app.ingest import reader as r
 from app.ingest.quantity import parse_quantity
+from app.kueue import dra
 from app.model.resources import is_byte_resource
 
 RETAIN, REPLACE = "Retain", "Replace"
@@ -57,6 +58,8 @@ class ResourcesConfig:
     exclude: tuple[str, ...] = ()
     transformations: dict[str, Transformation] = field(default_factory=dict)
     ignore_undeclared: bool = False
+    #: ``deviceClassMappings`` (Kueue's DRA quota accounting, :mod:`app.kueue.dra`)
+    mapper: dra.Mapper = field(default_factory=dra.Mapper)
     memo: dict[frozenset, dict[str, int]] = field(default_factory=dict, compare=False)
 
     def quota_requests(self, per_pod: dict[str, int]) -> dict[str, int]:
@@ -122,7 +125,7 @@ def _canonical(name: str, value: Fraction) -> int:
 
 def read(raw: Any, ptr: str, ident: dict[str, str], notes: list[str], strategy_gate: bool = True) -> ResourcesConfig:
     """``resources`` of Kueue's Configuration, defaulted and validated as Kueue does
-    (``deviceClassMappings`` is named in ``notes``: Kueue's DRA accounting is not modelled).
+    (``deviceClassMappings``: :func:`app.kueue.dra.read_mappings`).
     ``strategy_gate``: the ``QuotaCheckStrategy`` feature gate (off: ``quotaCheckStrategy``
     is neither validated nor applied)."""
     if not isinstance(raw, dict):
@@ -161,7 +164,5 @@ def read(raw: Any, ptr: str, ident: dict[str, str], notes: list[str], strategy_g
                              f'"{BLOCK_UNDECLARED}"', sp, ident)  # fmt: skip
         if exclude and strategy == IGNORE_UNDECLARED:
             raise InputError("excludeResourcePrefixes is not allowed when quotaCheckStrategy is IgnoreUndeclared", sp, ident)
-    if r.lst(raw, "deviceClassMappings", ptr, ident):
-        notes.append("Kueue Configuration: resources.deviceClassMappings not modelled (Kueue's DRA quota accounting): "
-                     "a Workload's ResourceClaims count no logical resource here")  # fmt: skip
-    return ResourcesConfig(tuple(exclude), transformations, strategy == IGNORE_UNDECLARED)
+    mapper = dra.read_mappings(r.lst(raw, "deviceClassMappings", ptr, ident), join_pointer(ptr, "deviceClassMappings"), ident)
+    return ResourcesConfig(tuple(exclude), transformations, strategy == IGNORE_UNDECLARED, mapper)

@@ -1,0 +1,259 @@
+"""Kueue's DRA quota accounting (``KueueDRAIntegration``, beta, on by default;
+``pkg/dra``, the workload controller's ``handleDRA``).
+
+Before a pending Workload is queued, Kueue's workload controller turns the ResourceClaimTemplates
+its podSets' pod templates name (``spec.resourceClaims``) into quota: each template's device
+requests are counted per DeviceClass (``countDevicesPerClass``: an ``exactly`` request with
+``allocationMode: ExactCount`` adds its ``count``, saturating at MaxInt64; an admin-access
+request and one without a class add nothing; ``All``, ``firstAvailable`` and a request with
+neither are refused), each class counted under the logical resource the Configuration's
+``resources.deviceClassMappings`` names for it (``ResourceMapper.Lookup``: the first mapping
+listing the class; none: refused), and the sums are added to each pod's requests (the pod's
+claim once, however many containers share it; ``totalRequestsFromPodSets``), so the flavor
+assigner charges them as any resource. A request with CEL selectors is checked against the
+cluster's devices first (``validateCELSelectorsAgainstDevices``: its DeviceClass must exist,
+the class's and the request's selectors must compile, and as many devices of the
+snapshot's ResourceSlices as it asks for must match both, each device counted for one request
+of the claim). A Workload naming a ResourceClaim (``resourceClaimName``) is refused outright
+(``HasResourceClaim``). A refusal leaves the Workload pending with QuotaReserved False, reason
+``Misconfigured``, its message the field errors' text (``markDRAInadmissible``). With
+``KueueDRAIntegration`` off, a Workload with any claim is refused so
+(``KueueDRARejectWorkloadsWhenDRADisabled``, on by default) or queued without them.
+
+Not modelled (each named in the answer's warnings when a Workload meets it): a mapping's
+counter or capacity sources (``KueueDRAIntegrationPartitionableDevices``,
+``KueueDRAIntegrationConsumableCapacity``: Kueue charges the counters the class's devices
+consume instead of their count; here such a class charges nothing), extended
+resources backed by DRA (``KueueDRAIntegrationExtendedResource``: counted under their own name),
+and CEL selectors outside the subset Gangplank evaluates (taken to match every device).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.errors import InputError, join_pointer
+from app.ingest import reader as r
+from app.model.dra_cel import CelError, Invalid, Unsupported, compile_selector
+
+INT64_MAX = 2**63 - 1
+#: the message of a Workload naming a ResourceClaim (``handleDRA``)
+RESOURCE_CLAIMS = "KueueDRAIntegration feature does not support use of resource claims"
+#: the message of a Workload with claims while the integration is off (``Reconcile``)
+DRA_OFF = "Workload uses DRA resources but the KueueDRAIntegration feature gate is not enabled"
+
+
+@dataclass(frozen=True, slots=True)
+class Mapper:
+    """``ResourceMapper`` from ``deviceClassMappings``: DeviceClass -> logical resource (the
+    first mapping naming the class), and the classes of mappings with sources (not modelled)."""
+
+    to_resource: dict[str, str] = field(default_factory=dict)
+    sourced: frozenset[str] = frozenset()
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.to_resource)
+
+
+def read_mappings(raw: Any, ptr: str, ident: dict[str, str]) -> Mapper:
+    """``resources.deviceClassMappings``: a list of ``{name, deviceClassNames, sources}``
+    (``PopulateFromConfiguration``)."""
+    to_resource: dict[str, str] = {}
+    sourced: set[str] = set()
+    for i, m in enumerate(r.objects({"m": raw}, "m", ptr, ident, "a device class mapping")):
+        mp = join_pointer(ptr, i)
+        name = r.string(m, "name", mp, ident, required=True)
+        if not name:
+            raise InputError("a device class mapping needs a name (the logical resource)", join_pointer(mp, "name"), ident)
+        classes = r.lst(m, "deviceClassNames", mp, ident)
+        for k, c in enumerate(classes):
+            if not isinstance(c, str) or not c:
+                raise InputError("a DeviceClass name is a non-empty string", join_pointer(mp, "deviceClassNames", k), ident)
+            to_resource.setdefault(c, name)
+        if r.lst(m, "sources", mp, ident):
+            sourced.update(classes)
+    return Mapper(to_resource, frozenset(sourced))
+
+
+# -- Go's field errors -------------------------------------------------------------------------
+def _invalid(path: str, value: Any, detail: str) -> str:
+    """``field.Invalid(path, value, detail).Error()`` (a nil value prints ``null``, a string
+    quoted)."""
+    shown = "null" if value is None else json.dumps(value)
+    return f"{path}: Invalid value: {shown}: {detail}"
+
+
+def _internal(path: str, detail: str) -> str:
+    return f"{path}: Internal error: {detail}"
+
+
+def _not_found(path: str, value: str) -> str:
+    return f"{path}: Not found: {json.dumps(value)}"
+
+
+def aggregate(errors: list[str]) -> str:
+    """``ErrorList.ToAggregate().Error()``: one error as it is, several in brackets."""
+    return errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]"
+
+
+# -- handleDRA ---------------------------------------------------------------------------------
+@dataclass(slots=True)
+class Cluster:
+    """What ``handleDRA`` reads of the cluster: the ResourceClaimTemplates ((namespace, name)
+    -> the claim spec), the DeviceClasses (name -> their CEL expressions) and the devices of the
+    ResourceSlices ((driver, attributes) each), and the notes it leaves."""
+
+    templates: dict[tuple[str, str], dict[str, Any]]
+    classes: dict[str, tuple[str, ...]]
+    devices: list[tuple[str, Any]]
+    notes: set[str] = field(default_factory=set)
+
+
+def has_dra(claims: list[tuple[int, int, str, str | None, str | None]]) -> bool:
+    return bool(claims)
+
+
+def resources(pod_sets: list[tuple[str, list[tuple[int, str, str | None, str | None]]]], namespace: str,
+              mapper: Mapper, cluster: Cluster, gates: dict[str, bool]) -> tuple[dict[str, dict[str, int]], str]:  # fmt: skip
+    """``handleDRA`` on a pending Workload: its podSets as (name, [(claim index, claim name,
+    resourceClaimName, resourceClaimTemplateName)]) in ``spec.podSets`` order. Returns the DRA
+    resources per pod of each podSet (logical resource -> count) and "" , or the message that
+    leaves it ``Misconfigured``."""
+    claims = [c for _, cs in pod_sets for c in cs]
+    if not claims:
+        return {}, ""
+    if not gates["KueueDRAIntegration"]:
+        return {}, DRA_OFF if gates["KueueDRARejectWorkloadsWhenDRADisabled"] else ""
+    if any(c[2] is not None for c in claims):
+        return {}, RESOURCE_CLAIMS
+    out: dict[str, dict[str, int]] = {}
+    for i, (ps_name, ps_claims) in enumerate(pod_sets):
+        aggregated: dict[str, int] = {}
+        for j, _, _, template in ps_claims:
+            if template is None:
+                continue
+            base = f"spec.podSets[{i}].template.spec.resourceClaims[{j}]"
+            spec = cluster.templates.get((namespace, template))
+            if spec is None:
+                return {}, _internal(base, f"failed to get claim spec for ResourceClaimTemplate {template} in podset "
+                                           f'{ps_name}: resourceclaimtemplates.resource.k8s.io "{template}" not found')  # fmt: skip
+            counts, errors = _count_devices(spec, base, template)
+            if not errors:
+                errors = _check_selectors(spec, base, template, cluster)
+            if errors:
+                return {}, aggregate(errors)
+            for dc, n in counts.items():
+                logical = mapper.to_resource.get(dc)
+                if logical is None:
+                    return {}, _not_found(f"{base}.resourceClaimTemplateName",
+                                          f"DeviceClass {dc} is not mapped in DRA configuration for podset {ps_name}")
+                if dc in mapper.sourced and (gates["KueueDRAIntegrationPartitionableDevices"]
+                                             or gates["KueueDRAIntegrationConsumableCapacity"]):  # fmt: skip
+                    cluster.notes.add(f"DeviceClass {dc} has deviceClassMappings sources (counters or capacity): Kueue "
+                                      "charges what its devices consume of them instead of a device count "
+                                      "(KueueDRAIntegrationPartitionableDevices, ConsumableCapacity); not modelled, "
+                                      "its claims charge nothing here")  # fmt: skip
+                    continue
+                aggregated[logical] = min(INT64_MAX, aggregated.get(logical, 0) + n)
+        if aggregated:
+            out[ps_name] = aggregated
+    return out, ""
+
+
+def _count_devices(spec: dict[str, Any], base: str, template: str) -> tuple[dict[str, int], list[str]]:
+    """``countDevicesPerClass`` on a template's claim spec (read and checked as a claim when
+    the template was read), its errors prefixed as ``GetResourceRequestsForResourceClaimTemplates``
+    prefixes them."""
+    out: dict[str, int] = {}
+    devices = spec.get("devices") or {}
+    for i, req in enumerate(devices.get("requests") or ()):
+        at = f"{base}.devices.requests[{i}]"
+        what = f"ResourceClaimTemplate {template}: "
+        if req.get("firstAvailable") is not None:
+            return {}, [_invalid(at, None, what + "FirstAvailable device selection is not supported")]
+        exactly = req.get("exactly")
+        if exactly is None:
+            return {}, [_invalid(at, None, what + "Exactly must be set if FirstAvailable is nil")]
+        for k, sel in enumerate(exactly.get("selectors") or ()):
+            expr = (sel.get("cel") or {}).get("expression")
+            if expr is not None and _compile(expr) is _INVALID:
+                return {}, [_invalid(f"{at}.exactly.selectors", None, what + f"CEL compilation failed: {expr!r} does not "
+                                     "compile")]  # fmt: skip
+        if exactly.get("adminAccess") is True:
+            continue
+        mode = exactly.get("allocationMode") or "ExactCount"
+        if mode == "All":
+            return {}, [_invalid(f"{at}.exactly.allocationMode", "All", what + "AllocationMode 'All' is not supported")]
+        if mode != "ExactCount":
+            return {}, [_invalid(f"{at}.exactly.allocationMode", mode, what + f"unsupported allocation mode: {mode}")]
+        dc = exactly.get("deviceClassName") or ""
+        if not dc:
+            continue
+        out[dc] = min(INT64_MAX, out.get(dc, 0) + int(exactly.get("count") or 1))
+    return out, []
+
+
+_INVALID = object()
+
+
+def _compile(expr: str) -> Any:
+    """A compiled selector, None outside the subset Gangplank evaluates, or :data:`_INVALID`."""
+    try:
+        return compile_selector(expr)
+    except Invalid:
+        return _INVALID
+    except Unsupported:
+        return None
+
+
+def _check_selectors(spec: dict[str, Any], base: str, template: str, cluster: Cluster) -> list[str]:
+    """``validateCELSelectorsAgainstDevices``: each request with CEL selectors needs as many
+    devices of the snapshot as it asks for that its DeviceClass's selectors and its own match,
+    a device counting for one request only."""
+    taken: set[int] = set()
+    errors: list[str] = []
+    what = f"ResourceClaimTemplate {template}: "
+    for i, req in enumerate((spec.get("devices") or {}).get("requests") or ()):
+        exactly = req.get("exactly") or {}
+        exprs = [(s.get("cel") or {}).get("expression") for s in exactly.get("selectors") or ()]
+        exprs = [e for e in exprs if e is not None]
+        if not exprs:
+            continue
+        at = f"{base}.devices.requests[{i}]"
+        dc = exactly.get("deviceClassName") or ""
+        class_tests = []
+        if dc:
+            if dc not in cluster.classes:
+                errors.append(_internal(at, what + f'failed to get DeviceClass {dc}: deviceclasses.resource.k8s.io "{dc}" '
+                                        "not found"))  # fmt: skip
+                continue
+            compiled = [_compile(e) for e in cluster.classes[dc]]
+            if any(c is _INVALID for c in compiled):
+                errors.append(_invalid(f"{at}[0].cel.expression", None, what + f"DeviceClass {dc} has invalid CEL selector"))
+                continue
+            class_tests = compiled
+        tests = [_compile(e) for e in exprs]
+        if any(t is None for t in tests + class_tests):
+            cluster.notes.add("CEL selectors outside the subset Gangplank evaluates are taken to match every device when "
+                              "Kueue checks a claim's devices (validateCELSelectorsAgainstDevices)")  # fmt: skip
+        want = int(exactly.get("count") or 1)
+        got = 0
+        try:
+            for k, (driver, attrs) in enumerate(cluster.devices):
+                if k in taken:
+                    continue
+                if all(t is None or t(driver, attrs) for t in class_tests) and all(t is None or t(driver, attrs) for t in tests):
+                    taken.add(k)
+                    got += 1
+                    if got >= want:
+                        break
+        except CelError as e:
+            errors.append(_invalid(f"{at}.exactly.selectors", None, what + f"CEL evaluation failed for DeviceClass {dc}: {e}"))
+            continue
+        if got < want:
+            errors.append(_internal(f"{at}.exactly.selectors", what + "insufficient matching devices for CEL selector in "
+                                    f"DeviceClass {dc}: {got} device(s) match in the cluster but {want} requested"))  # fmt: skip
+    return errors
