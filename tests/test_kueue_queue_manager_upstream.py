@@ -100,29 +100,22 @@ Counts: 30 Go cases transcribed (``TestAddLocalQueueOrphans``, ``TestAddClusterQ
 ``TestUpdateClusterQueue``, ``TestUpdateLocalQueue``, ``TestDeleteLocalQueue``: 1 each;
 ``TestQueueInadmissibleWorkloads`` 3, ``TestUpdateWorkload`` 5, ``TestHeads`` 4,
 ``TestAddWorkload`` 8, ``TestGetPendingWorkloadsInfo`` 1, the four Admission Fair Sharing weight
-tests 1 each): 29 pass, 1 skipped. 14 rule tests: 7 pass, 7 strict xfails (below).
-
-Differences (strict xfails):
+tests 1 each): 29 pass, 1 skipped. 14 rule tests: all pass; the four differences the
+transcription found were fixed (each test names its rule):
 
 * ``test_equal_timestamps_pop_by_uid``: Kueue's heap breaks a tie of priority and queue-order
-  timestamp by ``metadata.uid`` (``cluster_queue.go`` line 872); Gangplank by the Workload's
-  ``namespace/name`` (``app/kueue/quota.py`` line 798, ``_base_order``).
-* ``test_inadmissible_head_takes_its_queues_cycle`` (4 cases): Kueue queues a Workload whose
-  namespace the ClusterQueue does not select, or whose requests break a LimitRange, and finds it
-  inadmissible only once popped (``scheduler.go`` ``nominate``, lines 685-695): as its
-  ClusterQueue's head it takes that ClusterQueue's turn in the cycle, and the Workload behind it is
-  not admitted before the next cycle. Gangplank takes it out of the queue before the first cycle
-  (``app/kueue/mapping.py`` lines 374-377) and admits the next one in cycle 1.
-* ``test_no_fit_head_takes_its_equivalent_workloads_out_of_the_heap`` "SchedulingEquivalenceHashing
-  on (default)": Kueue moves every Workload of a BestEffortFIFO heap equivalent to a NoFit head
-  (same priority and podSet shapes) to the inadmissible set with it (``cluster_queue.go`` lines
-  592-597, ``handleInadmissibleHash``), so the next cycle's head is the first Workload of another
-  shape; Gangplank does not model the gate (``app/kueue/featuregates.py`` ``MODELLED``) and pops
-  the equivalent Workload next (``app/kueue/quota.py`` ``admit_in_order``, lines 974-1102).
-* ``test_strict_fifo_inadmissible_head_blocks_its_queue`` "StrictFIFO, LimitRange": Kueue requeues
-  such a head of a StrictFIFO ClusterQueue at once (``RequeueIfNotPresent``: immediate for every
-  reason but ``NamespaceMismatch``, ``cluster_queue.go`` line 830), so it stays the head and the
-  Workloads behind it are never admitted; Gangplank admits them.
+  timestamp by ``metadata.uid`` (``cluster_queue.go`` ``baseCompareFunc``); Gangplank used the key.
+* ``test_inadmissible_head_takes_its_queues_cycle`` (4 cases): a Workload whose namespace the
+  ClusterQueue does not select, or whose requests break a LimitRange, is queued and found
+  inadmissible only once popped (``scheduler.go`` ``nominate``), taking its ClusterQueue's turn
+  in the cycle; Gangplank took it out before the first cycle.
+* ``test_strict_fifo_inadmissible_head_blocks_its_queue`` "StrictFIFO, LimitRange": a StrictFIFO
+  ClusterQueue requeues such a head at once (``RequeueIfNotPresent``: for every reason but
+  ``NamespaceMismatch``), so it stays the head and nothing behind it is admitted.
+* ``test_no_fit_head_takes_its_equivalent_workloads_out_of_the_heap``:
+  ``SchedulingEquivalenceHashing`` (on by default) moves the Workloads of a BestEffortFIFO heap
+  equivalent to a NoFit head out with it (``handleInadmissibleHash``), their message the workload
+  controller's "Bypassed scheduling evaluation ..." (``GetNoFitReason``).
 """
 
 from __future__ import annotations
@@ -422,8 +415,6 @@ def test_local_queue_weight_orders_the_heap(client, objects, workloads, want, ot
 
 
 # -- rules of the heap and of the requeue, read from the code (no Go case) --------------------------
-@pytest.mark.xfail(strict=True, reason="Kueue breaks a tie of priority and queue-order timestamp by metadata.uid "
-                                       "(cluster_queue.go:872); Gangplank by namespace/name (app/kueue/quota.py:798)")
 def test_equal_timestamps_pop_by_uid(client):  # type: ignore[no-untyped-def]
     """cluster_queue.go ``baseCompareFunc`` (the heap of every test above): after priority and the
     queue-order timestamp, ``cmp.Compare(a.Obj.UID, b.Obj.UID)``. ``a`` and ``b`` are created in
@@ -466,16 +457,8 @@ def test_heap_orders_by_priority_then_queue_order_timestamp(client, conf, want):
     assert order == {"cq": [f"default/{n}" for n in want]}
 
 
-HASHING = ("Kueue (SchedulingEquivalenceHashing, on by default) moves every Workload of a BestEffortFIFO heap equivalent "
-           "to a NoFit head (same priority and podSet shapes) to the inadmissible set with it (cluster_queue.go:592-597, "
-           "handleInadmissibleHash, line 606): the next cycle's head is the first Workload of another shape; Gangplank does not "
-           "model the gate (app/kueue/featuregates.py MODELLED) and pops the equivalent Workload next (app/kueue/quota.py "
-           "admit_in_order)")  # fmt: skip
-
-
 @pytest.mark.parametrize("gate, want", [
-    pytest.param(True, {"default/small"}, id="SchedulingEquivalenceHashing on (default)",
-                 marks=pytest.mark.xfail(strict=True, reason=HASHING)),
+    pytest.param(True, {"default/small"}, id="SchedulingEquivalenceHashing on (default)"),
     pytest.param(False, set(), id="SchedulingEquivalenceHashing off"),
 ])  # fmt: skip
 def test_no_fit_head_takes_its_equivalent_workloads_out_of_the_heap(client, gate, want):  # type: ignore[no-untyped-def]
@@ -493,7 +476,14 @@ def test_no_fit_head_takes_its_equivalent_workloads_out_of_the_heap(client, gate
     workloads = [wl("big-1", "default", queue="foo", created=at(0), cpu="10"),
                  wl("big-2", "default", queue="foo", created=at(1), cpu="10"),
                  wl("small", "default", queue="foo", created=at(2), cpu="1")]  # fmt: skip
-    assert set(admitted(run(client, objects, workloads, 2))) == want
+    answer = run(client, objects, workloads, 2)
+    assert set(admitted(answer)) == want
+    big1, big2 = one(answer, "default/big-1"), one(answer, "default/big-2")
+    if gate:  # (the workload controller's GetNoFitReason: the head's reason, its own message)
+        assert big2["message"].startswith("Bypassed scheduling evaluation because an equivalent workload recently failed")
+        assert big2["quotaReservedReason"] == big1["quotaReservedReason"]
+    else:
+        assert big2["message"] == big1["message"]
 
 
 def invalid_head(strict: bool, cause: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -514,12 +504,6 @@ def invalid_head(strict: bool, cause: str) -> tuple[list[dict[str, Any]], list[d
 
 INVALID = [pytest.param(strict, cause, id=f"{'StrictFIFO' if strict else 'BestEffortFIFO'}, {label}")
            for strict in (False, True) for cause, label in (("namespace", "namespace not selected"), ("limitrange", "LimitRange"))]  # fmt: skip
-TAKES_TURN = ("Kueue queues a Workload failing ValidateAdmissibility and finds it inadmissible only once popped (scheduler.go "
-              "nominate, lines 685-695): as its ClusterQueue's head it takes the cycle's turn; Gangplank takes it out of the "
-              "queue before the first cycle (app/kueue/mapping.py:374-377) and admits the next Workload in cycle 1")  # fmt: skip
-
-
-@pytest.mark.xfail(strict=True, reason=TAKES_TURN)
 @pytest.mark.parametrize("strict, cause", INVALID)
 def test_inadmissible_head_takes_its_queues_cycle(client, strict, cause):  # type: ignore[no-untyped-def]
     """manager.go ``heads`` pops each ClusterQueue's head before the scheduler validates it:
@@ -533,11 +517,7 @@ def test_inadmissible_head_takes_its_queues_cycle(client, strict, cause):  # typ
     assert admitted(answer) == {}, answer["workloads"]
 
 
-@pytest.mark.parametrize("strict, cause", [
-    p if p.id != "StrictFIFO, LimitRange" else pytest.param(*p.values, id=p.id, marks=pytest.mark.xfail(strict=True, reason=(
-        "Kueue requeues an inadmissible head of a StrictFIFO ClusterQueue at once for every reason but NamespaceMismatch "
-        "(cluster_queue.go:830): it stays the head and blocks the queue; Gangplank admits the Workload behind it")))
-    for p in INVALID])  # fmt: skip
+@pytest.mark.parametrize("strict, cause", INVALID)
 def test_strict_fifo_inadmissible_head_blocks_its_queue(client, strict, cause):  # type: ignore[no-untyped-def]
     """cluster_queue.go ``RequeueIfNotPresent``: a StrictFIFO ClusterQueue requeues its head at
     once (back in the heap, the head again) for every reason but ``NamespaceMismatch``; a

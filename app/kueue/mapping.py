@@ -345,6 +345,7 @@ class Admissions:
         no_tas_flavor = [p.key for p in self.plans if not tas_flavors and p.state == NO_FIT
                          and any(_explicit_tas(ps.topology) for ps in p.wl.pod_sets)]  # fmt: skip
         claims: dra.Cluster | None = None  # (what handleDRA reads, made for the first Workload with claims)
+        hashing = k.feature_gates["SchedulingEquivalenceHashing"]
         for plan in self.plans:
             if plan.state != RUN:
                 continue
@@ -380,10 +381,9 @@ class Admissions:
                 plan.state, plan.reason, plan.quota_reason = NO_QUOTA, "ClusterQueueInactive", "Suspended"
                 plan.message = f"ClusterQueue {cq} is inactive ({inactive[cq][0]}): {inactive[cq][1]}"
                 continue
-            why = _namespace_mismatch(tree.queues[cq], wl.namespace, k.namespaces) or _over_limits(wl) or _limit_range(wl)
-            if why:  # (nominate: ValidateAdmissibility fails)
-                plan.state, plan.message, plan.quota_reason = MISCONFIGURED, why, "Misconfigured"
-                continue
+            # (nominate: ValidateAdmissibility fails once Kueue pops it, so it is queued and takes its turn)
+            mismatch = _namespace_mismatch(tree.queues[cq], wl.namespace, k.namespaces)
+            inadmissible = mismatch or _over_limits(wl) or _limit_range(wl)
             ok = {ps.name: {name: _usable(f, ps) for name, f in k.flavors.items()} for ps in wl.pod_sets}
             tas_only = all(f in tas_flavors for f, _ in k.cluster_queues.get(cq, []))  # (IsTASOnly)
             if tas_flavors or not self.what_if:
@@ -399,8 +399,10 @@ class Admissions:
             groups = {ps.name: ps.topology.group for ps in wl.pod_sets if ps.topology is not None and ps.topology.group is not None}
             tas = frozenset(ps.name for ps in wl.pod_sets if tas_only or _explicit_tas(ps.topology)) if (
                 tas_flavors or not self.what_if) else frozenset()  # (the what-if: the engine places them)
-            entries.append(quota.Entry(plan.key, cq, plan.priority, queued, ok, shapes, tie=wl.tie,
+            entries.append(quota.Entry(plan.key, cq, plan.priority, queued, ok, shapes, tie=_tie(wl),
                                        lq=f"{wl.namespace}/{wl.queue_name}", groups=groups, tas=(tas, tas_flavors),
+                                       inadmissible=(inadmissible, bool(mismatch)) if inadmissible else None,
+                                       equivalence=_equivalence(wl, plan.priority, shapes) if hashing else None,
                                        flavors_why=why, tas_requests=_tas_requests(wl, tas_only),
                                        tas_delayed=_delayed(tree.queues[cq], k, tas_flavors)))  # fmt: skip
             by_key[plan.key] = plan
@@ -853,6 +855,24 @@ def _priority(wl: Workload, classes: dict[str, int], default: int | None, wpcs: 
         if ps.priority_class:
             return classes[ps.priority_class]
     return default if default is not None else 0
+
+
+def _equivalence(wl: Workload, priority: int, shapes: list[quota.PodSetShape]) -> tuple[Any, ...]:
+    """``computeSchedulingHash``'s shape: the effective priority and, per podSet, its name,
+    template shape (:attr:`PodSet.shape`), count, requests, minCount and topology request."""
+    return (priority, tuple((ps.name, ps.shape, ps.count, tuple(sorted(shape.per_pod.items())), ps.min_count,
+                             None if ps.topology is None else (ps.topology.required, ps.topology.preferred,
+                                                               ps.topology.unconstrained, ps.topology.slice_level,
+                                                               ps.topology.slice_size, ps.topology.group, ps.topology.layers))
+                            for ps, shape in zip(wl.pod_sets, shapes, strict=True)))  # fmt: skip
+
+
+def _tie(wl: Workload) -> tuple[Any, ...]:
+    """What orders Workloads of one priority and queue-order time in a ClusterQueue's heap
+    (``baseCompareFunc``: ``cmp.Compare(a.UID, b.UID)``): a snapshot's Workload by its uid (the
+    key after it, for manifests without one), before a Workload constructed for a Job of the
+    same time (ordered by the Job's creation, namespace and name)."""
+    return (0, wl.uid) if not wl.tie else (1, *wl.tie)
 
 
 def _dra_cluster(d: Draft) -> dra.Cluster:

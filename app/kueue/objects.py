@@ -26,6 +26,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from app.errors import InputError, join_pointer
 from app.ingest import reader as r
 from app.ingest import stored
@@ -116,6 +118,11 @@ class PodSet:
     #: the DRA resources Kueue's workload controller adds to each pod's requests (canonical
     #: units; :mod:`app.kueue.dra`)
     dra: dict[str, int] = field(default_factory=dict)
+    #: its template's scheduling shape (``utilpod.SpecShape``: containers' requests and ports,
+    #: node selector, affinity, tolerations, runtime class, priority, spread constraints,
+    #: overhead, claims, pod-level requests), as canonical JSON: part of the Workload's
+    #: scheduling equivalence (``computeSchedulingHash``)
+    shape: bytes = b""
 
     @property
     def minimum(self) -> int:
@@ -671,9 +678,27 @@ def _pod_set(raw: Any, pp: str, ident: dict[str, str], summary: limitrange.Summa
         ps.limit_range = tuple(limitrange.violations(spec, ps.request, summary, index))
     if spec.get("resourceClaims"):
         ps.claims = _claims(spec, sp, ident)
+    ps.shape = spec_shape(spec)
     if not given:
         _check_slices(ps, ident)
     return ps
+
+
+def spec_shape(spec: dict) -> bytes:
+    """``utilpod.SpecShape`` of a pod template's spec, canonical JSON (read as written)."""
+    def containers(kind: str) -> list[Any]:
+        return [{"requests": (c.get("resources") or {}).get("requests") if isinstance(c.get("resources"), dict) else None,
+                 "ports": c.get("ports")} for c in spec.get(kind) or () if isinstance(c, dict)]  # fmt: skip
+
+    shape = {"initContainers": containers("initContainers"), "containers": containers("containers"),
+             **{k: spec.get(k) for k in ("nodeSelector", "affinity", "tolerations", "runtimeClassName", "priority",
+                                         "topologySpreadConstraints", "overhead", "resourceClaims")}}  # fmt: skip
+    if isinstance(spec.get("resources"), dict):
+        shape["resources"] = spec["resources"].get("requests")
+    try:
+        return orjson.dumps(shape, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # (an integer past 64 bits: the fields it is in compare as their text)
+        return repr(sorted(shape.items(), key=lambda kv: kv[0])).encode()
 
 
 def _claims(spec: dict, sp: str, ident: dict[str, str]) -> tuple[tuple[int, str, str | None, str | None], ...]:

@@ -453,6 +453,11 @@ class Entry:
     retries: int = 0
     #: breaks a tie of ``created`` before the key (:attr:`app.kueue.objects.Workload.tie`)
     tie: tuple = ()
+    #: ValidateAdmissibility's refusal, found once Kueue pops it: (the message, whether it is
+    #: the namespace's mismatch, which a StrictFIFO queue does not requeue at once)
+    inadmissible: tuple[str, bool] | None = None
+    #: its scheduling equivalence (``computeSchedulingHash``; None with SchedulingEquivalenceHashing off)
+    equivalence: Any = None
     lq: str = ""  # its LocalQueue, "namespace/name"
     #: podSet -> its ``topologyRequest.podSetGroupName`` (those with one): one flavor per group
     groups: dict[str, str] = field(default_factory=dict)
@@ -507,6 +512,10 @@ class Verdict:
     quota_reason: str = ""
 
 
+#: the message of a Workload moved out of the heap with an equivalent one that did not fit
+#: (the workload controller's, ``GetNoFitReason``)
+BYPASSED = "Bypassed scheduling evaluation because an equivalent workload recently failed"
+PENDING_EVALUATION = "PendingEvaluation"
 #: the QuotaReserved condition reasons the scheduler writes (``UnadmittedWorkloadReasonWithFallback``)
 PENDING, WAITING_FOR_PREEMPTED, WAITING_FOR_PODS_READY = "Pending", "WaitingForPreemptedWorkloads", "WaitingForPodsReady"
 
@@ -794,7 +803,8 @@ def _reserve_unreclaimable(cq: Node, asg: fa.Assignment) -> list[tuple[Node, FR,
 
 
 def _base_order(e: Entry) -> tuple:
-    """Kueue's queue order within a ClusterQueue: higher priority, then older, then name."""
+    """Kueue's queue order within a ClusterQueue: higher priority, then older, then uid
+    (:func:`app.kueue.mapping._tie`), then name."""
     return -e.priority, e.created, e.tie, e.key
 
 
@@ -844,6 +854,15 @@ class _Pending:
         lq = self._list_of(e)
         self.lists[lq].pop(0)
         self.charged(lq)
+
+    def remove(self, e: Entry) -> None:
+        """Take ``e`` wherever it is in its LocalQueue's list (moved out with an equivalent head)."""
+        lq = self._list_of(e)
+        es = self.lists[lq]
+        at = next(i for i, x in enumerate(es) if x is e)
+        del es[at]
+        if at == 0:
+            self.charged(lq)
 
     def push_front(self, e: Entry) -> None:
         lq = self._list_of(e)
@@ -988,6 +1007,13 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
         cycle.preempted = {}  # (the cycle's preemptedWorkloads)
         nominated = []
         for e in heads:
+            if e.inadmissible is not None:  # (nominate: Misconfigured once popped, its queue's turn spent)
+                pending[e.queue].pop(e)
+                out[e.key] = Verdict(False, e.inadmissible[0], reason="Misconfigured", quota_reason="Misconfigured")
+                if tree.queues[e.queue].strategy == "StrictFIFO" and not e.inadmissible[1]:
+                    block(e.queue, e.key, "which StrictFIFO requeues at once (RequeueIfNotPresent for every reason but a "
+                                          "namespace mismatch): it stays the head and Kueue admits nothing behind it")  # fmt: skip
+                continue
             asg, targets = cycle.nominate(e)
             # (PrioritySortingWithinCohort off: no priority between the cycle's heads, FIFO after borrowing)
             nominated.append(((asg.borrowing, -e.priority if priority_sorting else 0, e.created, e.tie, e.key), e, asg,
@@ -1032,6 +1058,11 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                     quota_reason=(asg.no_fit_reason(node) or PENDING) if asg.no_fit else fa.WAITING_FOR_QUOTA)
                 if strict:
                     block(e.queue, e.key, "a StrictFIFO queue")
+                elif e.equivalence is not None:  # (NoFit / PreemptionNoCandidates: handleInadmissibleHash)
+                    for other in [x for x in pending[e.queue] if x.equivalence == e.equivalence]:
+                        pending[e.queue].remove(other)
+                        out[other.key] = Verdict(False, f"{BYPASSED} ({e.key}, SchedulingEquivalenceHashing)",
+                                                 quota_reason=out[e.key].quota_reason or PENDING_EVALUATION)  # fmt: skip
                 continue
             if deferred:
                 hold(e, asg, [], False)
