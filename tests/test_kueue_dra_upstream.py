@@ -22,10 +22,10 @@ at commit ``ff69552e79ad21652c36caa97038382e55625cf7`` and run through ``POST /v
 What Gangplank models (``app/kueue/dra.py``, the workload controller's ``handleDRA``): the
 mapper of ``resources.deviceClassMappings``, the templates' device counts per mapped class added
 to each pod's requests, the CEL check against the snapshot's devices, and every refusal
-(Misconfigured with Go's field-error text), with ``KueueDRAIntegration`` and
+(Misconfigured with Go's field-error text), counter sources (``KueueDRAIntegrationPartitionableDevices``:
+the largest counter the matching devices consume, times the count), with ``KueueDRAIntegration`` and
 ``KueueDRARejectWorkloadsWhenDRADisabled`` applied and the gates' dependencies checked. Not
-modelled, each a strict xfail and a warning: counter sources (partitionable devices) and
-extended resources backed by DRA.
+modelled, each a strict xfail and a warning: extended resources backed by DRA.
 
 Mapping of a Go case to a request:
 
@@ -55,12 +55,11 @@ Added to the Go cases (each says so): the multi-pod case against a quota below i
 and the Configuration that turns ``KueueDRAIntegration`` off alone, which Kueue's start
 refuses (component-base's feature-gate dependency check).
 
-52 tests: 47 pass, 5 strict xfails, the differences of what is not modelled:
-
-* a counter source's charge (Kueue: the largest counter the matching devices consume, times
-  the count; here the class charges nothing, with a warning);
-* a DRA-backed extended resource (Kueue: counted under the class's mapping name, a fractional
-  request Misconfigured; here counted under its own name, with a warning).
+55 tests: 52 pass, 3 strict xfails, the difference of what is not modelled: a DRA-backed
+extended resource (Kueue: counted under the class's mapping name, a fractional request
+Misconfigured; here counted under its own name, with a warning). Added to the Go cases: the
+counter source's errors (no device, an incomplete pool, a generation whose devices consume no
+such counter) and its maximum over devices of different values.
 
 Adjusted from Go (each says so): a constraint's ``matchAttribute`` is fully qualified (the API
 server refuses ``numa-node``), and the saturating sum's MaxInt64 counts are past Gangplank's
@@ -597,17 +596,6 @@ def test_dra_resources_join_the_containers_requests(client):
     check_admitted(got, {"cpu": "1", "res-1": "2"})
 
 
-def test_counter_sources_are_named_and_charge_nothing(client):
-    """A mapping with a counter source: Kueue skips the class's device count and charges the
-    counters (``GetResourceRequestsForResourceClaimTemplates``' ``continue``); Gangplank skips the
-    count too and names the source as not modelled."""
-    objs = [configuration([mapping("gpu.memory", "mig.nvidia.com", counter=("gpu.nvidia.com", "memory"))]),
-            device_class("mig.nvidia.com"), rct("mig", exact("req", "mig.nvidia.com", 1))]
-    got, answer = decide(client, workload("wl", [template_ref("mig", "mig")]), objs, {"gpu.memory": "100Gi"})
-    assert (got["admitted"], got["reason"]) == (True, "Admitted"), got
-    assert any("mig.nvidia.com" in x and "not modelled" in x for x in answer["warnings"]), answer["warnings"]
-
-
 # -- extended_resources_test.go / TestReconcileDRA (extended resources backed by DRA) ----------------
 GPU_CLASS = device_class("gpu.nvidia.com", extended="example.com/gpu")
 
@@ -678,9 +666,8 @@ def mig(name: str, memory: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("devices", "count", "want"), [
-    pytest.param(1, 1, "9856Mi", id="single device, count=1", marks=xfail(COUNTS_NOTHING + "gpu.memory: 9856Mi")),
-    pytest.param(3, 3, str(9856 * 1024 * 1024 * 3), id="multiple devices same value, count=3",
-                 marks=xfail(COUNTS_NOTHING + "gpu.memory: 3 x 9856Mi")),
+    pytest.param(1, 1, "9856Mi", id="single device, count=1"),
+    pytest.param(3, 3, str(9856 * 1024 * 1024 * 3), id="multiple devices same value, count=3"),
 ])  # fmt: skip
 def test_counter_source_charges_the_max_counter_times_the_count(client, devices, count, want):
     """counters_test.go TestComputeCounterCharges "single device, count=1" and (with as many
@@ -717,3 +704,41 @@ def test_job_pod_template_claims_count_in_its_workload(client):
     assert got["owner"]["kind"] == "Job", got
     assert got["admission"]["podSetAssignments"][0]["count"] == 3, got
     check_admitted(got, {"gpu": "6"})
+
+
+def _mig_objects(slices: list[dict[str, Any]], count: int = 1) -> list[dict[str, Any]]:
+    return [configuration([mapping("gpu.memory", "mig.nvidia.com", counter=("gpu.nvidia.com", "memory"))]),
+            device_class("mig.nvidia.com"), *slices, rct("mig", exact("req", "mig.nvidia.com", count))]
+
+
+def _pool(name: str, pool: str, generation: int, count: int, *devices: dict[str, Any]) -> dict[str, Any]:
+    s = resource_slice(name, "gpu.nvidia.com", pool, *devices)
+    s["spec"]["pool"].update(generation=generation, resourceSliceCount=count)
+    return s
+
+
+@pytest.mark.parametrize(("slices", "message"), [
+    pytest.param([], "insufficient matching devices for counter driver: 0 device(s) match but 1 requested",
+                 id="no device of the driver"),
+    pytest.param([_pool("half", "p", 1, 2, mig("m0", "10Gi"))],
+                 "insufficient matching devices for counter driver: 0 device(s) match but 1 requested",
+                 id="an incomplete pool is skipped"),
+    pytest.param([_pool("old", "p", 1, 1, mig("m0", "10Gi")), _pool("new", "p", 2, 1, dev("plain"))],
+                 'matched devices have no consumesCounters entry for counter "memory"',
+                 id="the newest generation only, its device consuming no such counter"),
+])  # fmt: skip
+def test_counter_source_errors_leave_the_workload_misconfigured(client, slices, message):
+    """counters.go ``processCounterCharge`` / ``groupSlicesByPool``: too few matching devices (of
+    complete pools, the newest generation of each) or none consuming the counter is an internal
+    field error at the request: Misconfigured with its text."""
+    got, _ = decide(client, workload("wl", [template_ref("mig", "mig")]), _mig_objects(slices), {"gpu.memory": "100Gi"})
+    check_misconfigured(got, "spec.podSets[0].template.spec.resourceClaims[0].devices.requests[0]: Internal error: "
+                             + message)
+
+
+def test_counter_source_takes_the_largest_counter_of_the_matching_devices(client):
+    """computeCounterCharges: the largest ``memory`` the matching devices consume (20Gi of 10Gi and
+    20Gi), times the count 2: gpu.memory 40Gi; the class's device count is not charged."""
+    slices = [_pool("s", "p", 1, 1, mig("m0", "10Gi"), mig("m1", "20Gi"))]
+    got, _ = decide(client, workload("wl", [template_ref("mig", "mig")]), _mig_objects(slices, 2), {"gpu.memory": "100Gi"})
+    check_admitted(got, {"gpu.memory": "40Gi"})

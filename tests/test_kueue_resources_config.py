@@ -166,12 +166,13 @@ def test_transformation_strategy_defaults_to_retain():
 
 def test_device_class_mappings_map_each_class_to_the_first_mapping_naming_it():
     """``PopulateFromConfiguration``: a class listed by two mappings keeps the first's name;
-    a mapping with sources marks its classes (app/kueue/dra.py)."""
+    a mapping's counter source is kept for each of its classes (app/kueue/dra.py)."""
     notes: list[str] = []
     cfg = read({"deviceClassMappings": [{"name": "gpu", "deviceClassNames": ["a", "b"]},
                                         {"name": "other", "deviceClassNames": ["b"],
                                          "sources": [{"counter": {"driver": "d", "name": "memory"}}]}]}, "/r", {}, notes)  # fmt: skip
-    assert cfg.mapper.to_resource == {"a": "gpu", "b": "gpu"} and cfg.mapper.sourced == frozenset({"b"}) and not notes
+    assert cfg.mapper.to_resource == {"a": "gpu", "b": "gpu"} and not notes
+    assert [(c.resource, c.driver, c.name) for c in cfg.mapper.counters["b"]] == [("other", "d", "memory")]
 
 
 # -- rules through /v1/admissions --------------------------------------------------------------------

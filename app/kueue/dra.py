@@ -20,10 +20,12 @@ of the claim). A Workload naming a ResourceClaim (``resourceClaimName``) is refu
 ``KueueDRAIntegration`` off, a Workload with any claim is refused so
 (``KueueDRARejectWorkloadsWhenDRADisabled``, on by default) or queued without them.
 
-Not modelled (each named in the answer's warnings when a Workload meets it): a mapping's
-counter or capacity sources (``KueueDRAIntegrationPartitionableDevices``,
-``KueueDRAIntegrationConsumableCapacity``: Kueue charges the counters the class's devices
-consume instead of their count; here such a class charges nothing), extended
+A class of a mapping with counter sources (``KueueDRAIntegrationPartitionableDevices``, on by
+default: MIG-like partitions) is not counted as devices but charged per source: the largest
+value of the source's counter that the matching devices consume, times the request's count
+(``GetCounterResourcesForWorkload``). Not modelled (each named in the answer's warnings when a
+Workload meets it): capacity sources (``KueueDRAIntegrationConsumableCapacity``, alpha, off:
+such a class charges nothing here), extended
 resources backed by DRA (``KueueDRAIntegrationExtendedResource``: counted under their own name),
 and CEL selectors outside the subset Gangplank evaluates (taken to match every device).
 """
@@ -46,12 +48,26 @@ DRA_OFF = "Workload uses DRA resources but the KueueDRAIntegration feature gate 
 
 
 @dataclass(frozen=True, slots=True)
+class Counter:
+    """A mapping's counter source (``deviceClassCounterConfig``): the quota resource it charges,
+    the driver whose devices consume the counter, the counter's name, the source's CEL
+    ``deviceSelector`` (None: every device)."""
+
+    resource: str
+    driver: str
+    name: str
+    selector: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Mapper:
     """``ResourceMapper`` from ``deviceClassMappings``: DeviceClass -> logical resource (the
-    first mapping naming the class), and the classes of mappings with sources (not modelled)."""
+    first mapping naming the class), its counter sources (every mapping's that names it), and
+    the classes with capacity sources (not modelled)."""
 
     to_resource: dict[str, str] = field(default_factory=dict)
-    sourced: frozenset[str] = frozenset()
+    counters: dict[str, tuple[Counter, ...]] = field(default_factory=dict)
+    capacity: frozenset[str] = frozenset()
 
     @property
     def configured(self) -> bool:
@@ -62,7 +78,8 @@ def read_mappings(raw: Any, ptr: str, ident: dict[str, str]) -> Mapper:
     """``resources.deviceClassMappings``: a list of ``{name, deviceClassNames, sources}``
     (``PopulateFromConfiguration``)."""
     to_resource: dict[str, str] = {}
-    sourced: set[str] = set()
+    counters: dict[str, list[Counter]] = {}
+    capacity: set[str] = set()
     for i, m in enumerate(r.objects({"m": raw}, "m", ptr, ident, "a device class mapping")):
         mp = join_pointer(ptr, i)
         name = r.string(m, "name", mp, ident, required=True)
@@ -73,9 +90,21 @@ def read_mappings(raw: Any, ptr: str, ident: dict[str, str]) -> Mapper:
             if not isinstance(c, str) or not c:
                 raise InputError("a DeviceClass name is a non-empty string", join_pointer(mp, "deviceClassNames", k), ident)
             to_resource.setdefault(c, name)
-        if r.lst(m, "sources", mp, ident):
-            sourced.update(classes)
-    return Mapper(to_resource, frozenset(sourced))
+        for k, src in enumerate(r.objects(m, "sources", mp, ident, "a mapping source")):
+            sp = join_pointer(mp, "sources", k)
+            counter = r.obj(src, "counter", sp, ident)
+            if counter:
+                cp = join_pointer(sp, "counter")
+                sel = r.obj(counter, "deviceSelector", cp, ident)
+                expr = r.string(r.obj(sel, "cel", join_pointer(cp, "deviceSelector"), ident), "expression",
+                                join_pointer(cp, "deviceSelector", "cel"), ident) if sel.get("cel") is not None else None  # fmt: skip
+                c = Counter(name, r.string(counter, "driver", cp, ident, required=True),
+                            r.string(counter, "name", cp, ident, required=True), expr)  # fmt: skip
+                for dc in classes:
+                    counters.setdefault(dc, []).append(c)
+            if r.obj(src, "capacity", sp, ident):
+                capacity.update(classes)
+    return Mapper(to_resource, {dc: tuple(cs) for dc, cs in counters.items()}, frozenset(capacity))
 
 
 # -- Go's field errors -------------------------------------------------------------------------
@@ -108,8 +137,13 @@ class Cluster:
 
     templates: dict[tuple[str, str], dict[str, Any]]
     classes: dict[str, tuple[str, ...]]
-    devices: list[tuple[str, Any]]
+    slices: list[Any]  # (:class:`app.model.dra.ResourceSlice`, in name order)
     notes: set[str] = field(default_factory=set)
+
+    @property
+    def devices(self) -> list[tuple[str, Any]]:
+        """Every device of the slices as (driver, attributes) (``buildDeviceListFromSlices``)."""
+        return [(sl.driver, attrs) for sl in self.slices for _, attrs, _ in sl.devices]
 
 
 def has_dra(claims: list[tuple[int, int, str, str | None, str | None]]) -> bool:
@@ -150,17 +184,113 @@ def resources(pod_sets: list[tuple[str, list[tuple[int, str, str | None, str | N
                 if logical is None:
                     return {}, _not_found(f"{base}.resourceClaimTemplateName",
                                           f"DeviceClass {dc} is not mapped in DRA configuration for podset {ps_name}")
-                if dc in mapper.sourced and (gates["KueueDRAIntegrationPartitionableDevices"]
-                                             or gates["KueueDRAIntegrationConsumableCapacity"]):  # fmt: skip
-                    cluster.notes.add(f"DeviceClass {dc} has deviceClassMappings sources (counters or capacity): Kueue "
-                                      "charges what its devices consume of them instead of a device count "
-                                      "(KueueDRAIntegrationPartitionableDevices, ConsumableCapacity); not modelled, "
-                                      "its claims charge nothing here")  # fmt: skip
+                if gates["KueueDRAIntegrationPartitionableDevices"] and dc in mapper.counters:
+                    continue  # (charged by its counters below)
+                if gates["KueueDRAIntegrationConsumableCapacity"] and dc in mapper.capacity:
+                    cluster.notes.add(f"DeviceClass {dc} has a deviceClassMappings capacity source: Kueue charges the "
+                                      "capacity its devices give instead of a device count "
+                                      "(KueueDRAIntegrationConsumableCapacity); not modelled, its claims charge nothing "
+                                      "here")  # fmt: skip
                     continue
                 aggregated[logical] = min(INT64_MAX, aggregated.get(logical, 0) + n)
         if aggregated:
             out[ps_name] = aggregated
+    if gates["KueueDRAIntegrationPartitionableDevices"] and mapper.counters:
+        why = _counter_charges(pod_sets, namespace, mapper, cluster, out)
+        if why:
+            return {}, why
     return out, ""
+
+
+def _counter_charges(pod_sets: list[tuple[str, list[tuple[int, str, str | None, str | None]]]], namespace: str,
+                     mapper: Mapper, cluster: Cluster, out: dict[str, dict[str, int]]) -> str:  # fmt: skip
+    """``GetCounterResourcesForWorkload``: each ``exactly`` request (not admin access) of a class
+    with counter sources charges, per source, the largest value of the source's counter that
+    the matching devices consume, times the request's count (saturating), to the source's quota
+    resource; the devices matched are those of the source's driver in complete pools (the
+    newest generation of each) that its ``deviceSelector``, the class's and the request's
+    selectors all match, at least as many as the count. Adds the charges to ``out``; the
+    field error's text when one fails."""
+    for i, (ps_name, ps_claims) in enumerate(pod_sets):
+        for j, _, _, template in ps_claims:
+            if template is None:
+                continue
+            base = f"spec.podSets[{i}].template.spec.resourceClaims[{j}]"
+            spec = cluster.templates[(namespace, template)]  # (found by the device count before)
+            for k, req in enumerate((spec.get("devices") or {}).get("requests") or ()):
+                exactly = req.get("exactly")
+                if exactly is None or exactly.get("adminAccess") is True:
+                    continue
+                dc = exactly.get("deviceClassName") or ""
+                configs = mapper.counters.get(dc)
+                if not configs:
+                    continue
+                at = f"{base}.devices.requests[{k}]"
+                tests: list[Any] = []
+                if dc:
+                    if dc not in cluster.classes:
+                        return _internal(at, f'failed to get DeviceClass {dc}: deviceclasses.resource.k8s.io "{dc}" not found')
+                    for n, expr in enumerate(cluster.classes[dc]):
+                        t = _compile(expr)
+                        if t is _INVALID:
+                            return _invalid(f"{at}[{n}].cel.expression", expr, f"DeviceClass {dc} has invalid CEL selector: "
+                                            "the expression does not compile")  # fmt: skip
+                        tests.append(t)
+                for n, sel in enumerate(exactly.get("selectors") or ()):
+                    expr = (sel.get("cel") or {}).get("expression")
+                    if expr is None:
+                        continue
+                    t = _compile(expr)
+                    if t is _INVALID:
+                        return _invalid(f"{at}.exactly.selectors[{n}].cel.expression", expr,
+                                        "CEL compilation failed: the expression does not compile")
+                    tests.append(t)
+                count = int(exactly.get("count") or 1)
+                for cc in configs:
+                    charge, why = _counter_charge(cc, tests, count, at, cluster)
+                    if why:
+                        return why
+                    got = out.setdefault(ps_name, {})
+                    got[cc.resource] = min(INT64_MAX, got.get(cc.resource, 0) + charge)
+    return ""
+
+
+def _counter_charge(cc: Counter, tests: list[Any], count: int, at: str, cluster: Cluster) -> tuple[int, str]:
+    """``processCounterCharge`` for one source: (the charge, "") or (0, the field error's text)."""
+    source = None
+    if cc.selector is not None:
+        source = _compile(cc.selector)
+        if source is _INVALID:
+            return 0, _invalid(f"{at}[0].cel.expression", cc.selector,
+                               "deviceSelector CEL compilation failed: the expression does not compile")
+    pools: dict[str, list[Any]] = {}
+    for sl in cluster.slices:  # (groupSlicesByPool: the newest generation of each pool of the driver)
+        if sl.driver != cc.driver:
+            continue
+        have = pools.get(sl.pool)
+        if have is None or sl.generation > have[0].generation:
+            pools[sl.pool] = [sl]
+        elif sl.generation == have[0].generation:
+            have.append(sl)
+    matched: list[tuple[Any, str]] = []
+    try:
+        for _, slices in sorted(pools.items()):
+            if len(slices) != slices[0].slice_count:
+                continue  # (an incomplete pool)
+            for sl in slices:
+                for name, attrs, _ in sl.devices:
+                    if all(t is None or t(cc.driver, attrs) for t in (source, *tests)):
+                        matched.append((sl, name))
+    except CelError as e:
+        return 0, _internal(at, f"CEL evaluation error in a selector: {e}")
+    if len(matched) < count:
+        return 0, _internal(at, f"insufficient matching devices for counter driver: {len(matched)} device(s) match but "
+                                f"{count} requested")  # fmt: skip
+    values = [v for sl, name in matched for _, used in sl.consumes.get(name, ()) if (v := used.get(cc.name)) is not None]
+    if not values:
+        return 0, _internal(at, f'matched devices have no consumesCounters entry for counter "{cc.name}"')
+    whole = max(0, -(-max(values) // 10**9))  # (Quantity.Value: rounded up; a negative one clamped to 0)
+    return min(INT64_MAX, whole * count), ""
 
 
 def _count_devices(spec: dict[str, Any], base: str, template: str) -> tuple[dict[str, int], list[str]]:

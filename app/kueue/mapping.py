@@ -58,6 +58,7 @@ from app.kueue import tas as ktas
 from app.kueue.objects import Flavor, KueueObjects, PodSet, TopologyRequest, Workload
 from app.kueue.resourcesconfig import saturate
 from app.model.cluster import TAS_DOMAIN_LABEL, Cluster, NetworkTopology, SubGroupPolicy
+from app.model.resources import is_byte_resource
 from app.model.selectors import LabelSelector, term_matches, tolerates
 
 PODSET_LABEL = "kueue.x-k8s.io/podset"
@@ -877,9 +878,8 @@ def _tie(wl: Workload) -> tuple[Any, ...]:
 
 def _dra_cluster(d: Draft) -> dra.Cluster:
     """The ResourceClaimTemplates, DeviceClasses and devices (slices in name order) of the snapshot."""
-    devices = [(sl.driver, attrs) for sl in sorted(d.dra.slices, key=lambda sl: sl.name) for _, attrs, _ in sl.devices]
     return dra.Cluster({key: spec for key, (spec, _, _, _) in d.claim_templates.items()},
-                       {name: c.selectors for name, c in d.dra.classes.items()}, devices)
+                       {name: c.selectors for name, c in d.dra.classes.items()}, sorted(d.dra.slices, key=lambda sl: sl.name))
 
 
 def _dra(wl: Workload, k: KueueObjects, cluster: dra.Cluster) -> str:
@@ -888,7 +888,7 @@ def _dra(wl: Workload, k: KueueObjects, cluster: dra.Cluster) -> str:
     per_pod, why = dra.resources([(ps.name, list(ps.claims)) for ps in wl.pod_sets], wl.namespace, k.resources.mapper,
                                  cluster, k.feature_gates)  # fmt: skip
     for ps in wl.pod_sets:
-        ps.dra = {name: saturate(name, n * 1000) for name, n in per_pod.get(ps.name, {}).items()}
+        ps.dra = {name: saturate(name, n if is_byte_resource(name) else n * 1000) for name, n in per_pod.get(ps.name, {}).items()}
     return why
 
 
