@@ -23,9 +23,12 @@ What Gangplank models (``app/kueue/dra.py``, the workload controller's ``handleD
 mapper of ``resources.deviceClassMappings``, the templates' device counts per mapped class added
 to each pod's requests, the CEL check against the snapshot's devices, and every refusal
 (Misconfigured with Go's field-error text), counter sources (``KueueDRAIntegrationPartitionableDevices``:
-the largest counter the matching devices consume, times the count), with ``KueueDRAIntegration`` and
+the largest counter the matching devices consume, times the count), extended resources backed by
+DRA (``KueueDRAIntegrationExtendedResource``: counted under the backing class's mapping name, a
+fractional request refused), with ``KueueDRAIntegration`` and
 ``KueueDRARejectWorkloadsWhenDRADisabled`` applied and the gates' dependencies checked. Not
-modelled, each a strict xfail and a warning: extended resources backed by DRA.
+modelled: capacity sources (``KueueDRAIntegrationConsumableCapacity``, alpha, off by default; a
+warning).
 
 Mapping of a Go case to a request:
 
@@ -55,11 +58,10 @@ Added to the Go cases (each says so): the multi-pod case against a quota below i
 and the Configuration that turns ``KueueDRAIntegration`` off alone, which Kueue's start
 refuses (component-base's feature-gate dependency check).
 
-55 tests: 52 pass, 3 strict xfails, the difference of what is not modelled: a DRA-backed
-extended resource (Kueue: counted under the class's mapping name, a fractional request
-Misconfigured; here counted under its own name, with a warning). Added to the Go cases: the
-counter source's errors (no device, an incomplete pool, a generation whose devices consume no
-such counter) and its maximum over devices of different values.
+59 tests, all pass. Added to the Go cases: the counter source's errors (no device, an
+incomplete pool, a generation whose devices consume no such counter) and its maximum over
+devices of different values; the DRA-backed extended resource's class choice (newest, then
+name), its init / containers arithmetic and a counter class refused.
 
 Adjusted from Go (each says so): a constraint's ``matchAttribute`` is fully qualified (the API
 server refuses ``numa-node``), and the saturating sum's MaxInt64 counts are past Gangplank's
@@ -123,11 +125,6 @@ RESOURCE = "resource.k8s.io/v1"
 NS = "ns1"
 CREATED = "2026-11-23T10:00:00Z"
 INT64_MAX = 2**63 - 1
-NOT_MODELLED = "not modelled in Gangplank's Kueue DRA accounting (app/kueue/dra.py): "
-
-
-def xfail(reason: str) -> Any:
-    return pytest.mark.xfail(strict=True, reason=NOT_MODELLED + reason)
 
 
 # -- Kueue objects ----------------------------------------------------------------------------
@@ -292,15 +289,12 @@ TEST_DRIVER = 'device.driver == "test-driver"'
 
 def case(name: str, refs: list[dict[str, str]], extra: list[dict[str, Any]] = (), *, want: dict[str, str] | None = None,
          error: tuple[str, ...] = (), containers: list[dict] | None = None, init: list[dict] | None = None,
-         mappings: list[dict[str, Any]] = CLAIMS_MAPPINGS, reason: str | None = None) -> Any:  # fmt: skip
+         mappings: list[dict[str, Any]] = CLAIMS_MAPPINGS) -> Any:  # fmt: skip
     """``want``: the podSet's DRA resources (Go's ``want["main"]``, none: ``{}``); ``error``:
-    Go's ``wantErr`` as message parts; ``reason``: the xfail's difference (None: Gangplank agrees)."""
-    return pytest.param(refs, list(extra), want, error, containers, init, mappings, id=name,
-                        marks=xfail(reason) if reason else ())  # fmt: skip
+    Go's ``wantErr`` as message parts."""
+    return pytest.param(refs, list(extra), want, error, containers, init, mappings, id=name)
 
 
-COUNTS_NOTHING = "the claims add nothing to the admission's resourceUsage ({}) where Kueue counts "
-ADMITS = "the Workload is admitted (its claims unread) where Kueue leaves it pending, Misconfigured: "
 
 GET_RESOURCE_REQUESTS = [
     case("Single claim template with single device", [template_ref("req-1", "claim-tmpl-1")],
@@ -615,8 +609,6 @@ def test_dra_backed_extended_resource_keeps_its_name_when_unmapped(client):
     check_admitted(got, {"cpu": "1", "example.com/gpu": "2"})
 
 
-@xfail("a request for the DRA-backed extended resource example.com/gpu counts under its own name; Kueue counts it "
-       "under the DeviceClass's mapping name gpu-claims (usage gpu-claims: 1, no example.com/gpu)")
 def test_dra_backed_extended_resource_counts_under_the_mapping_name(client):
     """TestResolveExtendedResourceQuota "extended resource uses deviceClassMappings logical name
     when DeviceClass is mapped" (``resolveQuotaKey``)."""
@@ -634,10 +626,9 @@ def test_extended_resource_gate_off_counts_the_request_under_its_own_name(client
     gpu-claims). Gangplank agrees (it never resolves it), naming the gate in its warnings."""
     objs = [configuration([mapping("gpu-claims", "gpu.example.com")], {"KueueDRAIntegrationExtendedResource": False}),
             device_class("gpu.example.com", extended="example.com/gpu")]
-    got, answer = decide(client, gpu_wl({"example.com/gpu": "1"}), objs, {"example.com/gpu": "10", "gpu-claims": "10"},
+    got, _ = decide(client, gpu_wl({"example.com/gpu": "1"}), objs, {"example.com/gpu": "10", "gpu-claims": "10"},
                          ("example.com/gpu",))  # fmt: skip
     check_admitted(got, {"example.com/gpu": "1"})
-    assert any("KueueDRAIntegrationExtendedResource=false" in x for x in answer["warnings"]), answer["warnings"]
 
 
 @pytest.mark.parametrize(("ns", "quantity", "device_class_name"), [
@@ -645,8 +636,6 @@ def test_extended_resource_gate_off_counts_the_request_under_its_own_name(client
     pytest.param("ns", "1500m", "gpu-class",
                  id="TestReconcileDRA: reconcile DRA validation fails with KueueDRAIntegrationExtendedResource enabled"),
 ])  # fmt: skip
-@xfail("a fractional request for a DRA-backed extended resource is not refused; Kueue leaves the Workload pending, "
-       "Misconfigured: extended resource quantity must be an integer")
 def test_fractional_dra_backed_extended_resource_is_misconfigured(client, ns, quantity, device_class_name):
     """TestResolveExtendedResourceQuota "workload with non-integer extended resource quantity" and
     TestReconcileDRA "reconcile DRA validation fails with KueueDRAIntegrationExtendedResource
@@ -742,3 +731,44 @@ def test_counter_source_takes_the_largest_counter_of_the_matching_devices(client
     slices = [_pool("s", "p", 1, 1, mig("m0", "10Gi"), mig("m1", "20Gi"))]
     got, _ = decide(client, workload("wl", [template_ref("mig", "mig")]), _mig_objects(slices, 2), {"gpu.memory": "100Gi"})
     check_admitted(got, {"gpu.memory": "40Gi"})
+
+
+def _class_at(name: str, created: str) -> dict[str, Any]:
+    c = device_class(name, extended="example.com/gpu")
+    c["metadata"]["creationTimestamp"] = created
+    return c
+
+
+@pytest.mark.parametrize(("classes", "want"), [
+    pytest.param([_class_at("a.example.com", "2026-11-23T10:00:00Z"), _class_at("b.example.com", "2026-11-23T11:00:00Z")],
+                 "res-b", id="the newest class"),
+    pytest.param([_class_at("b.example.com", "2026-11-23T10:00:00Z"), _class_at("a.example.com", "2026-11-23T10:00:00Z")],
+                 "res-a", id="of equal age, the least name"),
+])  # fmt: skip
+def test_dra_backed_extended_resource_takes_the_class_kubernetes_allocates_from(client, classes, want):
+    """extended_resources.go ``selectedDeviceClass``: of several DeviceClasses backing one
+    extended resource, the newest (equal: the least name) decides the quota key."""
+    objs = [configuration([mapping("res-a", "a.example.com"), mapping("res-b", "b.example.com")]), *classes]
+    got, _ = decide(client, gpu_wl({"example.com/gpu": "2"}), objs, {"example.com/gpu": "10", "res-a": "10", "res-b": "10"},
+                    ("example.com/gpu",))  # fmt: skip
+    check_admitted(got, {want: "2"})
+
+
+def test_dra_backed_extended_resource_counts_init_max_and_containers_sum(client):
+    """ResolveExtendedResourceQuota: a pod asks the larger of its init containers' largest request
+    (3) and its containers' sum (1 + 1): gpu-claims 3 per pod."""
+    w = workload("wl", [], [container("c1", requests={"example.com/gpu": "1"}), container("c2", requests={"example.com/gpu": "1"})],
+                 init=[container("i", requests={"example.com/gpu": "3"})])  # fmt: skip
+    objs = [configuration([mapping("gpu-claims", "gpu.nvidia.com")]), GPU_CLASS]
+    got, _ = decide(client, w, objs, {"example.com/gpu": "10", "gpu-claims": "10"}, ("example.com/gpu",))
+    check_admitted(got, {"gpu-claims": "3"})
+
+
+def test_dra_backed_extended_resource_of_a_counter_class_is_misconfigured(client):
+    """resolveQuotaKey: a class with counter sources cannot back an extended resource's quota
+    (use ResourceClaimTemplates): Misconfigured at the container."""
+    objs = [configuration([mapping("gpu.memory", "gpu.nvidia.com", counter=("gpu.nvidia.com", "memory"))]), GPU_CLASS]
+    got, _ = decide(client, gpu_wl({"example.com/gpu": "1"}), objs, {"example.com/gpu": "10", "gpu.memory": "10"},
+                    ("example.com/gpu",))  # fmt: skip
+    check_misconfigured(got, 'spec.podSets[0].template.spec.containers[0]: Invalid value: "example.com/gpu": extended '
+                             "resource example.com/gpu resolves to DeviceClass gpu.nvidia.com with counters configured")

@@ -68,13 +68,15 @@ def _selectors(owner: dict, ptr: str, ident: Any, d: Draft, where: str) -> tuple
 
 
 def read_device_class(o: dict, ptr: str, d: Draft) -> None:
-    _, ident, _, name = _meta(o, ptr, "DeviceClass", namespaced=False)
+    meta, ident, _, name = _meta(o, ptr, "DeviceClass", namespaced=False)
     spec = r.obj(o, "spec", ptr, ident)
     sp = join_pointer(ptr, "spec")
     if name in d.dra.classes:
         raise InputError(f"duplicate DeviceClass {name}", join_pointer(ptr, "metadata", "name"), ident)
     d.dra.classes[name] = DeviceClass(name, _selectors(spec, sp, ident, d, f"DeviceClass {name}"), ptr,
-                                      r.string(spec, "extendedResourceName", sp, ident))  # fmt: skip
+                                      r.string(spec, "extendedResourceName", sp, ident),
+                                      r.timestamp(meta.get("creationTimestamp"), join_pointer(ptr, "metadata", "creationTimestamp"),
+                                                  ident))  # fmt: skip
 
 
 def _node_selector(owner: dict, ptr: str, ident: Any) -> dict[str, Any] | None:

@@ -23,11 +23,12 @@ of the claim). A Workload naming a ResourceClaim (``resourceClaimName``) is refu
 A class of a mapping with counter sources (``KueueDRAIntegrationPartitionableDevices``, on by
 default: MIG-like partitions) is not counted as devices but charged per source: the largest
 value of the source's counter that the matching devices consume, times the request's count
-(``GetCounterResourcesForWorkload``). Not modelled (each named in the answer's warnings when a
-Workload meets it): capacity sources (``KueueDRAIntegrationConsumableCapacity``, alpha, off:
-such a class charges nothing here), extended
-resources backed by DRA (``KueueDRAIntegrationExtendedResource``: counted under their own name),
-and CEL selectors outside the subset Gangplank evaluates (taken to match every device).
+(``GetCounterResourcesForWorkload``). An extended resource a DeviceClass backs
+(``extendedResourceName``; ``KueueDRAIntegrationExtendedResource``, on by default) is counted under
+that class's mapping name in place of the request (``ResolveExtendedResourceQuota``). Not
+modelled (named in the answer's warnings when a Workload meets it): capacity sources
+(``KueueDRAIntegrationConsumableCapacity``, alpha, off by default: such a class charges nothing
+here), and CEL selectors outside the subset Gangplank evaluates (taken to match every device).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from typing import Any
 
 from app.errors import InputError, join_pointer
 from app.ingest import reader as r
+from app.ingest.quantity import format_quantity, parse_quantity
 from app.model.dra_cel import CelError, Invalid, Unsupported, compile_selector
 
 INT64_MAX = 2**63 - 1
@@ -138,6 +140,8 @@ class Cluster:
     templates: dict[tuple[str, str], dict[str, Any]]
     classes: dict[str, tuple[str, ...]]
     slices: list[Any]  # (:class:`app.model.dra.ResourceSlice`, in name order)
+    #: extended resource -> the DeviceClasses backing it (``extendedResourceName``): (created, name)
+    backing: dict[str, list[tuple[float, str]]] = field(default_factory=dict)
     notes: set[str] = field(default_factory=set)
 
     @property
@@ -146,23 +150,24 @@ class Cluster:
         return [(sl.driver, attrs) for sl in self.slices for _, attrs, _ in sl.devices]
 
 
-def has_dra(claims: list[tuple[int, int, str, str | None, str | None]]) -> bool:
-    return bool(claims)
-
-
 def resources(pod_sets: list[tuple[str, list[tuple[int, str, str | None, str | None]]]], namespace: str,
-              mapper: Mapper, cluster: Cluster, gates: dict[str, bool]) -> tuple[dict[str, dict[str, int]], str]:  # fmt: skip
+              mapper: Mapper, cluster: Cluster, gates: dict[str, bool],
+              extended: list[tuple[tuple[str, dict[str, str]], ...]] | None = None,
+              ) -> tuple[dict[str, dict[str, int]], dict[str, frozenset[str]], str]:  # fmt: skip
     """``handleDRA`` on a pending Workload: its podSets as (name, [(claim index, claim name,
-    resourceClaimName, resourceClaimTemplateName)]) in ``spec.podSets`` order. Returns the DRA
-    resources per pod of each podSet (logical resource -> count) and "" , or the message that
-    leaves it ``Misconfigured``."""
+    resourceClaimName, resourceClaimTemplateName)]) in ``spec.podSets`` order, and their
+    containers' extended-resource requests (``extended``, aligned). Returns the DRA resources
+    per pod of each podSet (logical resource -> count), the extended resources they replace in
+    its requests, and "", or the message that leaves it ``Misconfigured``."""
     claims = [c for _, cs in pod_sets for c in cs]
-    if not claims:
-        return {}, ""
+    backed = gates["KueueDRAIntegration"] and gates["KueueDRAIntegrationExtendedResource"] and extended is not None and any(
+        _positive(q) and n in cluster.backing for ps in extended for _, req in ps for n, q in req.items())  # fmt: skip
+    if not claims and not backed:  # (NeedsDRAReconcile)
+        return {}, {}, ""
     if not gates["KueueDRAIntegration"]:
-        return {}, DRA_OFF if gates["KueueDRARejectWorkloadsWhenDRADisabled"] else ""
+        return {}, {}, DRA_OFF if gates["KueueDRARejectWorkloadsWhenDRADisabled"] else ""
     if any(c[2] is not None for c in claims):
-        return {}, RESOURCE_CLAIMS
+        return {}, {}, RESOURCE_CLAIMS
     out: dict[str, dict[str, int]] = {}
     for i, (ps_name, ps_claims) in enumerate(pod_sets):
         aggregated: dict[str, int] = {}
@@ -172,17 +177,17 @@ def resources(pod_sets: list[tuple[str, list[tuple[int, str, str | None, str | N
             base = f"spec.podSets[{i}].template.spec.resourceClaims[{j}]"
             spec = cluster.templates.get((namespace, template))
             if spec is None:
-                return {}, _internal(base, f"failed to get claim spec for ResourceClaimTemplate {template} in podset "
+                return {}, {}, _internal(base, f"failed to get claim spec for ResourceClaimTemplate {template} in podset "
                                            f'{ps_name}: resourceclaimtemplates.resource.k8s.io "{template}" not found')  # fmt: skip
             counts, errors = _count_devices(spec, base, template)
             if not errors:
                 errors = _check_selectors(spec, base, template, cluster)
             if errors:
-                return {}, aggregate(errors)
+                return {}, {}, aggregate(errors)
             for dc, n in counts.items():
                 logical = mapper.to_resource.get(dc)
                 if logical is None:
-                    return {}, _not_found(f"{base}.resourceClaimTemplateName",
+                    return {}, {}, _not_found(f"{base}.resourceClaimTemplateName",
                                           f"DeviceClass {dc} is not mapped in DRA configuration for podset {ps_name}")
                 if gates["KueueDRAIntegrationPartitionableDevices"] and dc in mapper.counters:
                     continue  # (charged by its counters below)
@@ -195,11 +200,90 @@ def resources(pod_sets: list[tuple[str, list[tuple[int, str, str | None, str | N
                 aggregated[logical] = min(INT64_MAX, aggregated.get(logical, 0) + n)
         if aggregated:
             out[ps_name] = aggregated
+    replaced: dict[str, frozenset[str]] = {}
+    if backed:
+        errors = _extended(pod_sets, extended or [], mapper, cluster, gates, out, replaced)
+        if errors:
+            return {}, {}, aggregate(errors)
     if gates["KueueDRAIntegrationPartitionableDevices"] and mapper.counters:
         why = _counter_charges(pod_sets, namespace, mapper, cluster, out)
         if why:
-            return {}, why
-    return out, ""
+            return {}, {}, why
+    return out, replaced, ""
+
+
+def _positive(q: Any) -> bool:
+    try:
+        return parse_quantity(q) > 0
+    except ValueError:
+        return False
+
+
+def _extended(pod_sets: list[tuple[str, Any]], extended: list[tuple[tuple[str, dict[str, str]], ...]], mapper: Mapper,
+              cluster: Cluster, gates: dict[str, bool], out: dict[str, dict[str, int]],
+              replaced: dict[str, frozenset[str]]) -> list[str]:  # fmt: skip
+    """``ResolveExtendedResourceQuota``: per podSet, each extended resource its pods request
+    (the largest of its init containers', else the sum of its containers') that a DeviceClass
+    backs (``extendedResourceName``; of several, the newest, then the least name) counts under
+    that class's mapping name, else its own, replacing the request; a class with counter or
+    capacity sources, or a container's request that is not whole, is refused (every podSet's
+    errors collected)."""
+    errors: list[str] = []
+    for i, ((ps_name, _), entries) in enumerate(zip(pod_sets, extended, strict=True)):
+        base = f"spec.podSets[{i}].template.spec"
+        first: dict[str, str] = {}
+        init: dict[str, int] = {}
+        regular: dict[str, int] = {}
+        for where, req in entries:
+            for name, q in req.items():
+                if not _positive(q):
+                    continue
+                first.setdefault(name, f"{base}.{where}")
+                v = parse_quantity(q)
+                if where.startswith("init"):
+                    init[name] = max(init.get(name, 0), v)
+                else:
+                    regular[name] = regular.get(name, 0) + v
+        pod = {n: max(init.get(n, 0), regular.get(n, 0)) for n in sorted(set(init) | set(regular))}
+        aggregated: dict[str, int] = {}
+        done: set[str] = set()
+        for name, total in pod.items():
+            classes = cluster.backing.get(name)
+            if not classes:
+                continue
+            selected = min(classes, key=lambda c: (-c[0], c[1]))[1]  # (selectedDeviceClass)
+            key = mapper.to_resource.get(selected, name)
+            if selected in mapper.to_resource:
+                if gates["KueueDRAIntegrationPartitionableDevices"] and selected in mapper.counters:
+                    errors.append(_invalid(first[name], name, f"extended resource {name} resolves to DeviceClass "
+                                           f"{selected} with counters configured; use ResourceClaimTemplates with CEL "
+                                           "selectors for counter-based quota"))  # fmt: skip
+                    continue
+                if gates["KueueDRAIntegrationConsumableCapacity"] and selected in mapper.capacity:
+                    errors.append(_invalid(first[name], name, f"extended resource {name} resolves to DeviceClass "
+                                           f"{selected} with capacity sources configured; use ResourceClaimTemplates "
+                                           "with capacity.requests for capacity-based quota"))  # fmt: skip
+                    continue
+            whole = [(where, req[name]) for where, req in entries if name in req and _positive(req[name])
+                     and parse_quantity(req[name]) % 10**9]  # fmt: skip
+            if whole:
+                errors += [_invalid(f"{base}.{where}.resources.requests.{name}", format_quantity(name, parse_quantity(q) // 10**6),
+                                    "extended resource quantity must be an integer") for where, q in whole]  # fmt: skip
+                continue
+            units = total // 10**9
+            if units > INT64_MAX:
+                errors.append(_invalid(f"{first[name]}.resources.requests.{name}", str(units),
+                                       "total extended resource quantity overflows int64"))
+                continue
+            done.add(name)
+            aggregated[key] = min(INT64_MAX, aggregated.get(key, 0) + units)
+        if aggregated:
+            got = out.setdefault(ps_name, {})
+            for k, v in aggregated.items():
+                got[k] = min(INT64_MAX, got.get(k, 0) + v)
+        if done:
+            replaced[ps_name] = frozenset(done)
+    return errors
 
 
 def _counter_charges(pod_sets: list[tuple[str, list[tuple[int, str, str | None, str | None]]]], namespace: str,

@@ -13,7 +13,8 @@ gates in ``MODELLED``, each applied where Kueue reads it: ``AdmissionFairSharing
 ``TASHandleOverlappingFlavors`` (:mod:`app.kueue.tas`), ``TASBalancedPlacement``
 (:mod:`app.kueue.tas_balanced`), ``TASFailedNodeReplacement``,
 ``TASFailedNodeReplacementFailFast``, ``SkipReassignmentForPodOwnedWorkloads`` (:mod:`app.kueue.mapping`'s second pass), ``TASRecomputeAssignmentWithinSchedulingCycle``, ``RecomputeAssignmentUponPreemptionTargetsOverlap``, ``PrioritySortingWithinCohort`` (:mod:`app.kueue.quota`), ``KueueDRAIntegration``,
-``KueueDRARejectWorkloadsWhenDRADisabled`` (:mod:`app.kueue.dra`), ``SchedulingEquivalenceHashing`` (:mod:`app.kueue.quota`). A locked gate set to its other value is Kueue's start
+``KueueDRARejectWorkloadsWhenDRADisabled``, ``KueueDRAIntegrationExtendedResource``,
+``KueueDRAIntegrationPartitionableDevices`` (:mod:`app.kueue.dra`), ``SchedulingEquivalenceHashing`` (:mod:`app.kueue.quota`). A locked gate set to its other value is Kueue's start
 error (a 422), and so is an enabled gate whose dependency (``DEPENDENCIES``) is disabled; any other gate set to a value other than its default is named in the
 warnings (Gangplank decides as with the default). A name not in Kueue's list is named too
 (Kueue refuses names its feature gate does not know at start).
@@ -73,7 +74,8 @@ MODELLED = frozenset({"AdmissionFairSharing", "DisableWaitForPodsReady", "QuotaC
                       "TASBalancedPlacement", "SkipReassignmentForPodOwnedWorkloads",
                       "RecomputeAssignmentUponPreemptionTargetsOverlap", "PrioritySortingWithinCohort",
                       "FlavorFungibilityPreserveScanProgress", "KueueDRAIntegration",
-                      "KueueDRARejectWorkloadsWhenDRADisabled", "SchedulingEquivalenceHashing"})  # fmt: skip
+                      "KueueDRARejectWorkloadsWhenDRADisabled", "SchedulingEquivalenceHashing",
+                      "KueueDRAIntegrationExtendedResource", "KueueDRAIntegrationPartitionableDevices"})  # fmt: skip
 #: gate -> the gates it needs on (``defaultFeatureGateDependencies``): component-base's
 #: ``SetFromMap`` refuses an enabled gate whose dependency is disabled, and Kueue does not start
 DEPENDENCIES: dict[str, tuple[str, ...]] = {

@@ -347,11 +347,13 @@ class Admissions:
                          and any(_explicit_tas(ps.topology) for ps in p.wl.pod_sets)]  # fmt: skip
         claims: dra.Cluster | None = None  # (what handleDRA reads, made for the first Workload with claims)
         hashing = k.feature_gates["SchedulingEquivalenceHashing"]
+        backed = {c.extended for c in d.dra.classes.values() if c.extended}  # (extended resources DRA backs)
         for plan in self.plans:
             if plan.state != RUN:
                 continue
             wl = plan.wl
-            if any(ps.claims for ps in wl.pod_sets):  # (the workload controller's handleDRA, before it queues it)
+            if any(ps.claims for ps in wl.pod_sets) or (backed and any(  # (the workload controller's handleDRA)
+                    n in backed for ps in wl.pod_sets for _, req in ps.extended for n in req)):  # fmt: skip
                 claims = claims or _dra_cluster(d)
                 why = _dra(wl, k, claims)
                 if why:
@@ -488,16 +490,6 @@ class Admissions:
                               "no Namespace objects: the selector is not checked (add `kubectl get namespaces -o json`)")  # fmt: skip
         if claims is not None:
             self.notes.extend(sorted(claims.notes))
-        backed = {c.extended for c in d.dra.classes.values() if c.extended}
-        if backed and k.feature_gates["KueueDRAIntegration"] and k.feature_gates["KueueDRAIntegrationExtendedResource"]:
-            asking = sorted(p.key for p in self.plans if p.state == RUN and any(
-                name in backed for ps in p.wl.pod_sets for name in ps.request))  # fmt: skip
-            if asking:
-                self.notes.append(f"{len(asking)} Workload(s) request extended resources a DeviceClass backs "
-                                  f"(extendedResourceName; e.g. {asking[0]}): Kueue counts them under the class's "
-                                  "deviceClassMappings name and refuses a fractional one "
-                                  "(KueueDRAIntegrationExtendedResource); not modelled, each is counted under its own "
-                                  "name")  # fmt: skip
         if unchecked:
             self.notes.append(f"{len(unchecked)} Workload(s) have no LocalQueue naming a ClusterQueue of the snapshot "
                               f"(e.g. {unchecked[0]}): not admitted, as Kueue does not queue them")  # fmt: skip
@@ -878,17 +870,23 @@ def _tie(wl: Workload) -> tuple[Any, ...]:
 
 def _dra_cluster(d: Draft) -> dra.Cluster:
     """The ResourceClaimTemplates, DeviceClasses and devices (slices in name order) of the snapshot."""
+    backing: dict[str, list[tuple[float, str]]] = {}
+    for c in d.dra.classes.values():
+        if c.extended:
+            backing.setdefault(c.extended, []).append((c.created, c.name))
     return dra.Cluster({key: spec for key, (spec, _, _, _) in d.claim_templates.items()},
-                       {name: c.selectors for name, c in d.dra.classes.items()}, sorted(d.dra.slices, key=lambda sl: sl.name))
+                       {name: c.selectors for name, c in d.dra.classes.items()}, sorted(d.dra.slices, key=lambda sl: sl.name),
+                       backing)  # fmt: skip
 
 
 def _dra(wl: Workload, k: KueueObjects, cluster: dra.Cluster) -> str:
     """``handleDRA``: each podSet's DRA resources per pod (:attr:`PodSet.dra`), or the message
     that leaves the Workload ``Misconfigured``."""
-    per_pod, why = dra.resources([(ps.name, list(ps.claims)) for ps in wl.pod_sets], wl.namespace, k.resources.mapper,
-                                 cluster, k.feature_gates)  # fmt: skip
+    per_pod, replaced, why = dra.resources([(ps.name, list(ps.claims)) for ps in wl.pod_sets], wl.namespace,
+                                           k.resources.mapper, cluster, k.feature_gates, [ps.extended for ps in wl.pod_sets])  # fmt: skip
     for ps in wl.pod_sets:
         ps.dra = {name: saturate(name, n if is_byte_resource(name) else n * 1000) for name, n in per_pod.get(ps.name, {}).items()}
+        ps.dra_replaced = replaced.get(ps.name, frozenset())
     return why
 
 

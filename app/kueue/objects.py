@@ -118,6 +118,11 @@ class PodSet:
     #: the DRA resources Kueue's workload controller adds to each pod's requests (canonical
     #: units; :mod:`app.kueue.dra`)
     dra: dict[str, int] = field(default_factory=dict)
+    #: its containers' requests of extended resources (``initContainers[j]`` / ``containers[j]``,
+    #: name -> quantity as written): what Kueue resolves to DRA-backed quota (:mod:`app.kueue.dra`)
+    extended: tuple[tuple[str, dict[str, str]], ...] = ()
+    #: the extended resources DRA replaced in its requests (their quota under :attr:`dra`)
+    dra_replaced: frozenset[str] = frozenset()
     #: its template's scheduling shape (``utilpod.SpecShape``: containers' requests and ports,
     #: node selector, affinity, tolerations, runtime class, priority, spread constraints,
     #: overhead, claims, pod-level requests), as canonical JSON: part of the Workload's
@@ -131,9 +136,9 @@ class PodSet:
     @property
     def quota_request(self) -> dict[str, int]:
         """One pod's requests with the DRA resources Kueue adds (``totalRequestsFromPodSets``)."""
-        if not self.dra:
+        if not self.dra and not self.dra_replaced:
             return self.request
-        out = dict(self.request)
+        out = {k: v for k, v in self.request.items() if k not in self.dra_replaced}
         for name, v in self.dra.items():
             out[name] = out.get(name, 0) + v
         return out
@@ -679,9 +684,29 @@ def _pod_set(raw: Any, pp: str, ident: dict[str, str], summary: limitrange.Summa
     if spec.get("resourceClaims"):
         ps.claims = _claims(spec, sp, ident)
     ps.shape = spec_shape(spec)
+    ps.extended = extended_requests(spec)
     if not given:
         _check_slices(ps, ident)
     return ps
+
+
+def is_extended_resource(name: str) -> bool:
+    """``IsExtendedResourceName``: a domain-prefixed name outside ``kubernetes.io/``, not a quota's
+    ``requests.`` name."""
+    return "/" in name and "kubernetes.io/" not in name and not name.startswith("requests.")
+
+
+def extended_requests(spec: dict) -> tuple[tuple[str, dict[str, str]], ...]:
+    """Each (init) container's requests of extended resources (``extendedResourceRequests``)."""
+    out = []
+    for kind in ("initContainers", "containers"):
+        for j, c in enumerate(spec.get(kind) or ()):
+            req = (c.get("resources") or {}).get("requests") if isinstance(c, dict) and isinstance(c.get("resources"), dict) else None
+            if isinstance(req, dict):
+                ext = {n: q for n, q in req.items() if is_extended_resource(n) and isinstance(q, (str, int, float))}
+                if ext:
+                    out.append((f"{kind}[{j}]", ext))
+    return tuple(out)
 
 
 def spec_shape(spec: dict) -> bytes:

@@ -455,6 +455,7 @@ class DeviceClass:
     pointer: str
     #: ``extendedResourceName`` (DRAExtendedResource): the extended resource its devices can back
     extended: str = ""
+    created: float = 0.0  # its creationTimestamp (Kueue picks the newest class backing a resource)
 
 
 @dataclass(frozen=True, slots=True)
