@@ -772,3 +772,44 @@ def test_dra_backed_extended_resource_of_a_counter_class_is_misconfigured(client
                     ("example.com/gpu",))  # fmt: skip
     check_misconfigured(got, 'spec.podSets[0].template.spec.containers[0]: Invalid value: "example.com/gpu": extended '
                              "resource example.com/gpu resolves to DeviceClass gpu.nvidia.com with counters configured")
+
+
+def test_device_matching_stops_at_the_deadline_and_says_so(client):
+    """Bounded work: every distinct template is matched against every device once per request
+    (remembered for the Workloads after), and matching stops at the request's deadline: the
+    Workloads not reached are answered ``Pending``, not tried, and the answer is truncated.
+    (200 templates whose selector matches none of 51,200 devices: 10 million matches, far past
+    a 100 ms deadline.)"""
+    slices = [resource_slice(f"s{i}", "d1", f"p{i}", *[dev(f"g{k}") for k in range(128)]) for i in range(400)]
+    templates = [rct(f"t{i}", exact("q", "a.example.com", 1, cel=f'device.driver == "none-{i}"')) for i in range(200)]
+    workloads = [workload(f"w{i:03d}", [template_ref("c", f"t{i}")]) for i in range(200)]
+    objs = [roomy_node("n0", ("cpu",)), *queue_objects({"cpu": "10", "a": "10"}),
+            configuration([mapping("a", "a.example.com")]), device_class("a.example.com"), *slices, *templates]
+    answer = post(client, request(objs, workloads=workloads, options={**ONE_CYCLE, "deadlineMs": 1500}))
+    assert answer["truncated"] is True
+    got = {(w["reason"], "insufficient matching devices" in w["message"] or "deadline" in w["message"])
+           for w in answer["workloads"]}  # fmt: skip
+    assert ("Pending", True) in got and got <= {("Pending", True), ("Misconfigured", True)}, got
+
+
+def test_device_matching_past_the_deadline_raises():
+    """The same bound where it is kept: ``Cluster.tick`` raises :class:`Deadline` once the
+    deadline has passed (looked at every 4,096 devices), and what a template gave is remembered
+    for the next Workload naming it."""
+    import time
+
+    from app.kueue import dra
+    from app.model.dra import ResourceSlice
+
+    sl = ResourceSlice("s", "d1", "p", 1, 1, "", True, None, False, tuple((f"g{k}", {}, False) for k in range(5000)), "")
+    tmpl = claim_spec(exact("q", "", 1, cel='device.driver == "none"'))
+    cluster = dra.Cluster({("ns", "t"): tmpl}, {}, [sl], stop_at=time.perf_counter() - 1)
+    with pytest.raises(dra.Deadline):
+        dra.resources([("main", [(0, "c", None, "t")])], "ns", dra.Mapper({"x": "x"}), cluster, {
+            "KueueDRAIntegration": True, "KueueDRAIntegrationPartitionableDevices": True,
+            "KueueDRAIntegrationConsumableCapacity": False, "KueueDRAIntegrationExtendedResource": True})  # fmt: skip
+    cluster.stop_at = None
+    gates = {"KueueDRAIntegration": True, "KueueDRAIntegrationPartitionableDevices": True,
+             "KueueDRAIntegrationConsumableCapacity": False, "KueueDRAIntegrationExtendedResource": True}  # fmt: skip
+    _, _, why = dra.resources([("main", [(0, "c", None, "t")])], "ns", dra.Mapper(), cluster, gates)
+    assert "insufficient matching devices" in why and ("selectors", "ns", "t") in cluster.memo

@@ -34,6 +34,7 @@ here), and CEL selectors outside the subset Gangplank evaluates (taken to match 
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -143,11 +144,35 @@ class Cluster:
     #: extended resource -> the DeviceClasses backing it (``extendedResourceName``): (created, name)
     backing: dict[str, list[tuple[float, str]]] = field(default_factory=dict)
     notes: set[str] = field(default_factory=set)
+    #: the request's deadline (``time.perf_counter``; None: none): matching devices past it
+    #: raises :class:`Deadline`
+    stop_at: float | None = None
+    #: what a template's selectors and a counter source give, worked out once per request (the
+    #: same for every Workload naming them; field paths left as :data:`HERE`)
+    memo: dict[Any, Any] = field(default_factory=dict)
+    checked: int = 0  # devices matched so far (the deadline is looked at every 4,096)
 
     @property
     def devices(self) -> list[tuple[str, Any]]:
         """Every device of the slices as (driver, attributes) (``buildDeviceListFromSlices``)."""
-        return [(sl.driver, attrs) for sl in self.slices for _, attrs, _ in sl.devices]
+        got = self.memo.get("devices")
+        if got is None:
+            got = self.memo["devices"] = [(sl.driver, attrs) for sl in self.slices for _, attrs, _ in sl.devices]
+        return got
+
+    def tick(self) -> None:
+        """One device matched: past the deadline (looked at every 4,096), :class:`Deadline`."""
+        self.checked += 1
+        if self.checked & 4095 == 0 and self.stop_at is not None and time.perf_counter() > self.stop_at:
+            raise Deadline
+
+
+class Deadline(Exception):
+    """The request's deadline passed while devices were matched."""
+
+
+#: the field path a memoised error is written with, the Workload's own put in its place
+HERE = "\x00"
 
 
 def resources(pod_sets: list[tuple[str, list[tuple[int, str, str | None, str | None]]]], namespace: str,
@@ -181,7 +206,10 @@ def resources(pod_sets: list[tuple[str, list[tuple[int, str, str | None, str | N
                                            f'{ps_name}: resourceclaimtemplates.resource.k8s.io "{template}" not found')  # fmt: skip
             counts, errors = _count_devices(spec, base, template)
             if not errors:
-                errors = _check_selectors(spec, base, template, cluster)
+                key = ("selectors", namespace, template)
+                if key not in cluster.memo:
+                    cluster.memo[key] = _check_selectors(spec, HERE, template, cluster)
+                errors = [e.replace(HERE, base) for e in cluster.memo[key]]
             if errors:
                 return {}, {}, aggregate(errors)
             for dc, n in counts.items():
@@ -331,7 +359,10 @@ def _counter_charges(pod_sets: list[tuple[str, list[tuple[int, str, str | None, 
                     tests.append(t)
                 count = int(exactly.get("count") or 1)
                 for cc in configs:
-                    charge, why = _counter_charge(cc, tests, count, at, cluster)
+                    key = ("counter", cc, dc, tuple(exactly.get("selectors") and [str(x) for x in exactly["selectors"]] or ()), count)
+                    if key not in cluster.memo:
+                        cluster.memo[key] = _counter_charge(cc, tests, count, HERE, cluster)
+                    charge, why = cluster.memo[key][0], cluster.memo[key][1].replace(HERE, at)
                     if why:
                         return why
                     got = out.setdefault(ps_name, {})
@@ -363,6 +394,7 @@ def _counter_charge(cc: Counter, tests: list[Any], count: int, at: str, cluster:
                 continue  # (an incomplete pool)
             for sl in slices:
                 for name, attrs, _ in sl.devices:
+                    cluster.tick()
                     if all(t is None or t(cc.driver, attrs) for t in (source, *tests)):
                         matched.append((sl, name))
     except CelError as e:
@@ -413,14 +445,26 @@ def _count_devices(spec: dict[str, Any], base: str, template: str) -> tuple[dict
 _INVALID = object()
 
 
+_COMPILED: dict[str, Any] = {}
+_COMPILED_MAX = 4096
+
+
 def _compile(expr: str) -> Any:
-    """A compiled selector, None outside the subset Gangplank evaluates, or :data:`_INVALID`."""
+    """A compiled selector, None outside the subset Gangplank evaluates, or :data:`_INVALID`
+    (remembered: at most 4,096 expressions, then forgotten)."""
+    hit = _COMPILED.get(expr, _COMPILED)
+    if hit is not _COMPILED:
+        return hit
     try:
-        return compile_selector(expr)
+        got = compile_selector(expr)
     except Invalid:
-        return _INVALID
+        got = _INVALID
     except Unsupported:
-        return None
+        got = None
+    if len(_COMPILED) >= _COMPILED_MAX:
+        _COMPILED.clear()
+    _COMPILED[expr] = got
+    return got
 
 
 def _check_selectors(spec: dict[str, Any], base: str, template: str, cluster: Cluster) -> list[str]:
@@ -430,6 +474,7 @@ def _check_selectors(spec: dict[str, Any], base: str, template: str, cluster: Cl
     taken: set[int] = set()
     errors: list[str] = []
     what = f"ResourceClaimTemplate {template}: "
+    devices = cluster.devices
     for i, req in enumerate((spec.get("devices") or {}).get("requests") or ()):
         exactly = req.get("exactly") or {}
         exprs = [(s.get("cel") or {}).get("expression") for s in exactly.get("selectors") or ()]
@@ -456,9 +501,10 @@ def _check_selectors(spec: dict[str, Any], base: str, template: str, cluster: Cl
         want = int(exactly.get("count") or 1)
         got = 0
         try:
-            for k, (driver, attrs) in enumerate(cluster.devices):
+            for k, (driver, attrs) in enumerate(devices):
                 if k in taken:
                     continue
+                cluster.tick()
                 if all(t is None or t(driver, attrs) for t in class_tests) and all(t is None or t(driver, attrs) for t in tests):
                     taken.add(k)
                     got += 1

@@ -354,8 +354,14 @@ class Admissions:
             wl = plan.wl
             if any(ps.claims for ps in wl.pod_sets) or (backed and any(  # (the workload controller's handleDRA)
                     n in backed for ps in wl.pod_sets for _, req in ps.extended for n in req)):  # fmt: skip
-                claims = claims or _dra_cluster(d)
-                why = _dra(wl, k, claims)
+                claims = claims or _dra_cluster(d, self.stop_at)
+                try:
+                    why = _dra(wl, k, claims)
+                except dra.Deadline:  # (matching devices took the request's time)
+                    plan.state, plan.reason, plan.truncated = NO_QUOTA, "Pending", True
+                    plan.message = "not tried: the decision's deadline (options.deadlineMs) passed first"
+                    self.truncated = True
+                    continue
                 if why:
                     plan.state, plan.message, plan.quota_reason = MISCONFIGURED, why, "Misconfigured"
                     continue
@@ -868,15 +874,16 @@ def _tie(wl: Workload) -> tuple[Any, ...]:
     return (0, wl.uid) if not wl.tie else (1, *wl.tie)
 
 
-def _dra_cluster(d: Draft) -> dra.Cluster:
-    """The ResourceClaimTemplates, DeviceClasses and devices (slices in name order) of the snapshot."""
+def _dra_cluster(d: Draft, stop_at: float | None) -> dra.Cluster:
+    """The ResourceClaimTemplates, DeviceClasses and devices (slices in name order) of the
+    snapshot, matched until ``stop_at``."""
     backing: dict[str, list[tuple[float, str]]] = {}
     for c in d.dra.classes.values():
         if c.extended:
             backing.setdefault(c.extended, []).append((c.created, c.name))
     return dra.Cluster({key: spec for key, (spec, _, _, _) in d.claim_templates.items()},
                        {name: c.selectors for name, c in d.dra.classes.items()}, sorted(d.dra.slices, key=lambda sl: sl.name),
-                       backing)  # fmt: skip
+                       backing, stop_at=stop_at)  # fmt: skip
 
 
 def _dra(wl: Workload, k: KueueObjects, cluster: dra.Cluster) -> str:
