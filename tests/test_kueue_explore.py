@@ -119,14 +119,10 @@ def test_non_tas_job_with_scheduling_constraints_no_node_meets_is_admitted_on_qu
     assert (w["admitted"], w["reason"]) == (True, "Admitted")
 
 # -- 2. shared quota across flavors (site/static/examples/admin/shared-quota-*.yaml) ------------
-# With the VectorizedResourceRequests gate (Beta, on: pkg/features/kube_features.go:858) a
-# podSet's requests are a SliceRequests sorted by the FNV-1a hash of the resource name
-# (pkg/resources/slice_requests.go:33-58), and assignFlavors walks them in that order, stopping
-# at the first resource no flavor fits and keeping only that resource's reasons
-# (flavorassigner.go:806-830: groupStatus = *status; break). fnv64a("cpu_credits") <
-# fnv64a("cpu"), so the credits group is tried first. Gangplank walks resources alphabetically
-# (app/kueue/flavorassigner.py:240 `for res in sorted(requests)`) and its message lists the
-# reasons of both groups.
+# The guide (site/content/en/docs/tasks/manage/share_quotas_across_flavors.md) submits its sample
+# Job (3 cpu, so 3 cpu_credits) five times: four are admitted (on-demand 9, then spot), the fifth
+# needs 3 credits of the 2 left. Its cpu still fits on spot, so only the credits group has no
+# flavor that fits now (fitsResourceQuota: preemption finds no candidate) and the message names it.
 
 SHARED_CONFIG = {"apiVersion": CONFIG, "kind": "Configuration", "resources": {"transformations": [
     {"input": "cpu", "strategy": "Retain", "outputs": {"cpu_credits": "1"}}]}}
@@ -146,19 +142,30 @@ def shared_quota_setup() -> list[dict[str, Any]]:
              "spec": {"clusterQueue": "team-cluster-queue"}}]  # fmt: skip
 
 
-@pytest.mark.xfail(strict=True, reason="the message still lists the reasons of both resource groups (cpu in on-demand "
-                                       "and spot, cpu_credits) though resources are now walked in Kueue's FNV order and "
-                                       "a failing search keeps its own reasons only: the cpu_credits search is not a "
-                                       "failure here (its flavor is kept with a preemption mode) and the cpu search's "
-                                       "reasons join it; Kueue names cpu_credits only — not traced further")  # fmt: skip
-def test_shared_quota_third_job_message_names_the_credits_group_only(client):
+def test_shared_quota_fifth_job_message_names_the_credits_group_only(client):
+    """The guide's event for the fifth Job: "couldn't assign flavors to pod set main: insufficient
+    unused quota for cpu_credits in flavor credits, 1 more needed"."""
+    objs = shared_quota_setup() + [SHARED_CONFIG, node("n1", cpu="32", **{"node-type": "on-demand"}),
+                                   node("n2", cpu="32", **{"node-type": "spot"})]  # fmt: skip
+    objs += [job(f"j{i}", 1, "3", queue="team-queue", created=f"2026-11-23T11:0{i}:00Z") for i in range(5)]
+    a = by_name(post(client, request(objs)))
+    assert [a[f"job-j{i}"]["reason"] for i in range(5)] == ["Admitted"] * 4 + ["InsufficientQuota"]
+    assert a["job-j4"]["message"] == ("couldn't assign flavors to pod set main: insufficient unused quota for "
+                                      "cpu_credits in flavor credits, 1 more needed")  # fmt: skip
+
+
+def test_shared_quota_both_groups_short_names_both(client):
+    """Jobs of 5 cpu: the third finds neither group's flavors with room (cpu: on-demand and spot
+    have 4 each; credits 4). Each search keeps a flavor without preemption candidates
+    (flavorAssignmentMode Preempt for noPreemptionCandidates, flavorassigner.go:609-611: the
+    search goes on), so the message joins the reasons of both groups, as Go's does."""
     objs = shared_quota_setup() + [SHARED_CONFIG, node("n1", cpu="32", **{"node-type": "on-demand"}),
                                    node("n2", cpu="32", **{"node-type": "spot"})]  # fmt: skip
     objs += [job(f"j{i}", 1, "5", queue="team-queue", created=f"2026-11-23T11:0{i}:00Z") for i in range(3)]
     a = by_name(post(client, request(objs)))
     assert [a[f"job-j{i}"]["reason"] for i in range(3)] == ["Admitted", "Admitted", "InsufficientQuota"]
-    assert a["job-j2"]["message"] == ("couldn't assign flavors to pod set main: insufficient unused quota for "
-                                      "cpu_credits in flavor credits, 1 more needed")  # fmt: skip
+    assert all(f"insufficient unused quota for {r} in flavor {f}, 1 more needed" in a["job-j2"]["message"]
+               for r, f in (("cpu", "on-demand"), ("cpu", "spot"), ("cpu_credits", "credits")))
 
 
 def admitted_workload(name: str, cpu: int, count: int, on: str) -> list[dict[str, Any]]:

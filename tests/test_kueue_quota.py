@@ -338,7 +338,9 @@ def test_a_recomputation_keeps_each_resource_to_its_nominated_flavor():
     assert free.flavors["main"] == {"cpu": "f1"}
     pinned = assign(cq, ok, [("main", {"cpu": 4})], lambda fr, v: ("NoFit", 0), pinned={"main": {"cpu": "f2"}})
     assert pinned.flavors["main"] == {"cpu": "f2"}
-    assert pinned.reasons["main"] == ["skipping flavor f1 as it is not found in the nomination mapping for resource cpu"]
+    assert pinned.reasons["main"] == []  # (f2 fits: the search returns no status, its skip reason goes)
+    full = assign(cq, ok, [("main", {"cpu": 12})], lambda fr, v: ("NoFit", 0), pinned={"main": {"cpu": "f2"}})
+    assert full.reasons["main"][0] == "skipping flavor f1 as it is not found in the nomination mapping for resource cpu"
 
 
 # -- preemption within the ClusterQueue (withinClusterQueue) ---------------------------------

@@ -289,7 +289,8 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
                 if status:
                     out.why = f"couldn't assign flavors to pod set {ps_name}: {', '.join(sorted(status))}"
                 return out
-            status += found
+            if best_mode[0] != FIT:  # (a search ending in a flavor that fits returns no status: its reasons go)
+                status += found
             for r, (f, mode) in best.items():
                 chosen[r] = f
                 for name, _ in members:
