@@ -161,6 +161,25 @@ def test_invalid_device_class_mappings_are_a_start_error(client, mappings, gates
     assert r.status_code == 422, r.text[:300]
 
 
+@xfail(KUEUE + "pkg/dra/claims.go:432-472 validateCELSelectorsAgainstDevices lists every ResourceSlice only when "
+       "some CEL request's DeviceClass has no counter or capacity source (needsAll); when all have one it lists the "
+       "slices of those sources' drivers only (ListByDriver), so devices of another driver match nothing and the "
+       "Workload is Misconfigured (insufficient matching devices); Gangplank matches against every device of the "
+       "snapshot (app/kueue/mapping.py _dra_cluster, app/kueue/dra.py:212 _check_selectors) and admits it")  # fmt: skip
+def test_cel_check_of_a_counter_sourced_class_lists_its_drivers_slices_only(client):
+    m = mapping("example.com/gpu", "gpu.example.com")
+    m["sources"] = [{"counter": {"driver": "counter.example.com", "name": "cores",
+                                 "deviceSelector": {"cel": {"expression": "true"}}}}]  # fmt: skip
+    w = workload("wl", [template_ref("r", "t")], CPU_CONTAINER)
+    objs = [configuration([m]), device_class("gpu.example.com"), resource_slice("s", "other.example.com", "p", dev("d0")),
+            rct("t", exact("r", "gpu.example.com", 1, cel='device.driver == "other.example.com"'))]  # fmt: skip
+    got, _ = decide(client, w, objs, {"cpu": "10", "example.com/gpu": "10"})
+    assert (got["admitted"], got["quotaReservedReason"]) == (False, "Misconfigured"), got
+    assert got["message"] == (f"{SELECTORS}: Internal error: ResourceClaimTemplate t: insufficient matching devices for "
+                              "CEL selector in DeviceClass gpu.example.com: 0 device(s) match in the cluster but 1 "
+                              "requested"), got["message"]
+
+
 # == Kueue: queue manager, SchedulingEquivalenceHashing (1920a5d) ===============================
 EQ_OBJECTS = DEFAULT + [cq("cq", [fq("default", ("cpu", "5"))]), local("foo", "default", "cq")]
 
