@@ -35,7 +35,7 @@ from tests.test_kueue_dra_upstream import (
     workload,
 )
 from tests.test_kueue_queue_manager_upstream import DEFAULT, admitted, local, run
-from tests.test_kueue_scheduler_upstream import ONE_CYCLE, at, cq, fq, wl
+from tests.test_kueue_scheduler_upstream import ONE_CYCLE, at, cq, fq, namespace, wl
 from tests.test_kube_noderesources_score_upstream import conf as nodeorder_conf
 from tests.test_volcano_explore import node as vnode
 
@@ -227,6 +227,37 @@ def test_new_workload_moved_with_its_equivalent_keeps_no_condition(client):
                  wl("small", "default", queue="foo", created=at(2), cpu="1")]  # fmt: skip
     got = one(run(client, EQ_OBJECTS, workloads, 1), "default/big-2")
     assert got["quotaReservedReason"] is None, got
+
+
+LIMIT_RANGE = {"apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "max", "namespace": "ns2"},
+               "spec": {"limits": [{"type": "Container", "max": {"cpu": "2"}}]}}  # fmt: skip
+
+
+@xfail(KUEUE + "the scheduling hash has no namespace (pkg/workload/workload.go:389-433), so a NoFit head moves an "
+       "equal Workload of another namespace out of the heap (cluster_queue.go:606-621), but the workload controller "
+       "checks ValidateAdmissibility before the equivalence cache (workload_controller.go:1966-1993): b, whose "
+       "Namespace's LimitRange it breaks, is Misconfigured (and the scheduler never pops it); Gangplank gives it the "
+       "head's reason and the Bypassed message (app/kueue/quota.py:1061-1065 moves entries whose inadmissible is set)")  # fmt: skip
+def test_inadmissible_workload_moved_with_its_equivalent_stays_misconfigured(client):
+    objects = [namespace("ns1"), namespace("ns2"), cq("cq", [fq("default", ("cpu", "5"))]), local("foo", "ns1", "cq"),
+               local("foo", "ns2", "cq"), LIMIT_RANGE]  # fmt: skip
+    workloads = [wl("a", "ns1", queue="foo", created=at(0), cpu="10"), wl("b", "ns2", queue="foo", created=at(1), cpu="10")]
+    got = one(run(client, objects, workloads, 2), "ns2/b")
+    assert got["quotaReservedReason"] == "Misconfigured", got
+
+
+@xfail(KUEUE + "pkg/controller/core/workload_controller.go:705-716 and :1923-1988: every reconcile of a Workload "
+       "without quota syncs its QuotaReserved False condition, and with UnadmittedWorkloadsObservability (on by "
+       "default) an admissibility error (ValidateAdmissibility: LimitRange, limits, namespace) is written as "
+       "Misconfigured with its message, before and whatever the scheduler pops; since 1920a5d Gangplank reports "
+       "such a Workload only once a cycle pops it (app/kueue/quota.py:1010-1012), so with kueueCycles 1 it is "
+       "'not tried' with no QuotaReserved reason")  # fmt: skip
+def test_inadmissible_workload_not_yet_popped_is_already_misconfigured(client):
+    lr = {**LIMIT_RANGE, "metadata": {"name": "max", "namespace": "ns1"}}
+    objects = [namespace("ns1"), cq("cq", [fq("default", ("cpu", "50"))]), local("foo", "ns1", "cq"), lr]
+    workloads = [wl("old", "ns1", queue="foo", created=at(0), cpu="1"), wl("new", "ns1", queue="foo", created=at(1), cpu="10")]
+    got = one(run(client, objects, workloads, 1), "ns1/new")
+    assert got["quotaReservedReason"] == "Misconfigured", got
 
 
 # == Volcano: node oversubscription (e756982) ===================================================
