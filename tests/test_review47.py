@@ -7,6 +7,20 @@ NVIDIA/KAI-Scheduler HEAD; the k8s resourceclaim controller's ``handleClaim``
 (``pkg/controller/resourceclaim/controller.go``). Every test here is a strict xfail: each posts
 the objects end to end and asserts the scheduler's answer, where Gangplank answers otherwise.
 The report of review47 lists, besides these, what was read and found to agree.
+
+Differences (18 tests, 21 cases, all strict xfails):
+
+* Kueue DRA: DRA resources are added after excludeResourcePrefixes and transformations (2);
+  CEL compile error texts of a template and of a DeviceClass (2); deviceClassMappings
+  validation (Kueue does not start: 4 cases); the CEL device check of a counter-sourced class
+  lists its sources' drivers' slices only (1).
+* Kueue queue manager: the scheduling hash reads quantities canonically; the Bypassed message
+  text; no condition for a new Workload; no bulk move for a head with flavors left to try; the
+  workload controller's Misconfigured for an inadmissible Workload, moved or not yet popped (6).
+* Volcano: nodeorder's kube-scheduler scores read the Node's allocatable without the
+  oversubscription (1).
+* KAI: the admission webhook's refusals apply to kai-scheduler pods only (3 cases); the
+  mutating webhook's refusal first, with its prefix (2).
 """
 
 from __future__ import annotations
