@@ -8,7 +8,7 @@ NVIDIA/KAI-Scheduler HEAD; the k8s resourceclaim controller's ``handleClaim``
 the objects end to end and asserts the scheduler's answer, where Gangplank answers otherwise.
 The report of review47 lists, besides these, what was read and found to agree.
 
-Differences (18 tests, 21 cases, all strict xfails):
+Differences (16 tests, 21 cases, all strict xfails):
 
 * Kueue DRA: DRA resources are added after excludeResourcePrefixes and transformations (2);
   CEL compile error texts of a template and of a DeviceClass (2); deviceClassMappings
