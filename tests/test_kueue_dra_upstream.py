@@ -131,8 +131,9 @@ INT64_MAX = 2**63 - 1
 def mapping(name: str, *classes: str, counter: tuple[str, str] | None = None) -> dict[str, Any]:
     """``DeviceClassMapping{Name, DeviceClassNames, Sources}``; ``counter``: (driver, counter name)."""
     m: dict[str, Any] = {"name": name, "deviceClassNames": list(classes)}
-    if counter:
-        m["sources"] = [{"counter": {"driver": counter[0], "name": counter[1]}}]
+    if counter:  # (Kueue's start requires a counter source's deviceSelector: validateDeviceClassSource)
+        m["sources"] = [{"counter": {"driver": counter[0], "name": counter[1],
+                                     "deviceSelector": {"cel": {"expression": f'device.driver == "{counter[0]}"'}}}}]
     return m
 
 

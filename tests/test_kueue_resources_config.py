@@ -165,14 +165,18 @@ def test_transformation_strategy_defaults_to_retain():
 
 
 def test_device_class_mappings_map_each_class_to_the_first_mapping_naming_it():
-    """``PopulateFromConfiguration``: a class listed by two mappings keeps the first's name;
-    a mapping's counter source is kept for each of its classes (app/kueue/dra.py)."""
+    """``PopulateFromConfiguration``: a class two mappings name (allowed when both have counter
+    sources of different counters, ``validateDeviceClassMappings``) keeps the first's name, and
+    each mapping's counter source is kept for it (app/kueue/dra.py)."""
+    def counter(name: str) -> list[dict]:
+        return [{"counter": {"driver": "d", "name": name, "deviceSelector": {"cel": {"expression": 'device.driver == "d"'}}}}]
+
     notes: list[str] = []
-    cfg = read({"deviceClassMappings": [{"name": "gpu", "deviceClassNames": ["a", "b"]},
-                                        {"name": "other", "deviceClassNames": ["b"],
-                                         "sources": [{"counter": {"driver": "d", "name": "memory"}}]}]}, "/r", {}, notes)  # fmt: skip
-    assert cfg.mapper.to_resource == {"a": "gpu", "b": "gpu"} and not notes
-    assert [(c.resource, c.driver, c.name) for c in cfg.mapper.counters["b"]] == [("other", "d", "memory")]
+    cfg = read({"deviceClassMappings": [{"name": "gpu.memory", "deviceClassNames": ["a", "b"], "sources": counter("memory")},
+                                        {"name": "gpu.compute", "deviceClassNames": ["b"], "sources": counter("compute")}]},
+               "/r", {}, notes)  # fmt: skip
+    assert cfg.mapper.to_resource == {"a": "gpu.memory", "b": "gpu.memory"} and not notes
+    assert [(c.resource, c.name) for c in cfg.mapper.counters["b"]] == [("gpu.memory", "memory"), ("gpu.compute", "compute")]
 
 
 # -- rules through /v1/admissions --------------------------------------------------------------------

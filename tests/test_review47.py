@@ -4,11 +4,9 @@
 
 Go sources read (mirrors): kubernetes-sigs/kueue ``ff69552e``, volcano-sh/volcano HEAD,
 NVIDIA/KAI-Scheduler HEAD; the k8s resourceclaim controller's ``handleClaim``
-(``pkg/controller/resourceclaim/controller.go``). Every test here is a strict xfail: each posts
-the objects end to end and asserts the scheduler's answer, where Gangplank answers otherwise.
-The report of review47 lists, besides these, what was read and found to agree.
-
-Differences (16 tests, 21 cases, all strict xfails):
+(``pkg/controller/resourceclaim/controller.go``). Each test posts the objects end to end and
+asserts the scheduler's answer; each was a strict xfail when written (16 tests, 21 cases) and
+names the rule. Fixed since (they pass):
 
 * Kueue DRA: DRA resources are added after excludeResourcePrefixes and transformations (2);
   CEL compile error texts of a template and of a DeviceClass (2); deviceClassMappings
@@ -17,10 +15,11 @@ Differences (16 tests, 21 cases, all strict xfails):
 * Kueue queue manager: the scheduling hash reads quantities canonically; the Bypassed message
   text; no condition for a new Workload; no bulk move for a head with flavors left to try; the
   workload controller's Misconfigured for an inadmissible Workload, moved or not yet popped (6).
-* Volcano: nodeorder's kube-scheduler scores read the Node's allocatable without the
-  oversubscription (1).
 * KAI: the admission webhook's refusals apply to kai-scheduler pods only (3 cases); the
   mutating webhook's refusal first, with its prefix (2).
+
+Still a strict xfail: Volcano's nodeorder scores read the Node's allocatable without the
+oversubscription (1): Gangplank keeps one allocatable per node.
 """
 
 from __future__ import annotations
@@ -69,12 +68,6 @@ GPU_TMPL = rct("t", exact("r", "gpu.example.com", 2))
 CPU_CONTAINER = [container("c", "r", requests={"cpu": "1"})]
 
 
-@xfail(KUEUE + "pkg/workload/workload.go:696-712 totalRequestsFromPodSets drops excludeResourcePrefixes "
-       "(dropExcludedResources) and applies the transformations to the containers' requests first, then adds the "
-       "preprocessed DRA resources untouched; Gangplank adds the DRA resources to the pod's requests "
-       "(app/kueue/objects.py:132 PodSet.quota_request) and then applies the resources config to the sum "
-       "(app/kueue/mapping.py:395, app/kueue/admit.py:438 quota_requests(ps.quota_request)), so a mapping name under "
-       "an excluded prefix charges nothing")  # fmt: skip
 def test_dra_resources_are_not_dropped_by_exclude_resource_prefixes(client):
     """The mapping ``example.com/gpu`` <- ``gpu.example.com``, ``excludeResourcePrefixes:
     [example.com/]``: Kueue still charges the template's 2 devices (only container requests are
@@ -87,10 +80,6 @@ def test_dra_resources_are_not_dropped_by_exclude_resource_prefixes(client):
     assert usage(got) == {"cpu": 10**9, "example.com/gpu": 2 * 10**9}, got["admission"]
 
 
-@xfail(KUEUE + "pkg/workload/workload.go:697-712 the resource transformations are applied to the containers' "
-       "requests before the DRA resources are added (applyResourceTransformations, then preprocessedDRAResources): "
-       "a transformation whose input is a mapping's name does not touch the DRA count; Gangplank transforms the sum "
-       "(app/kueue/objects.py:132, app/kueue/mapping.py:395), charging credits instead of the gpu")  # fmt: skip
 def test_dra_resources_are_not_transformed(client):
     """Mapping ``gpu`` <- ``gpu.example.com``, a Replace transformation ``gpu`` -> 3 ``credits``:
     Kueue charges 2 ``gpu`` (and no credits) for the template's 2 devices."""
@@ -106,11 +95,6 @@ BAD_CEL = "this is not valid CEL!!!"
 SELECTORS = "spec.podSets[0].template.spec.resourceClaims[0].devices.requests[0].exactly.selectors"
 
 
-@xfail(KUEUE + "pkg/dra/claims.go:87-90 countDevicesPerClass wraps validateCELSelectors' aggregate "
-       "(claims.go:245-251), whose error is compileCELSelectors' field.Invalid(selectors[i].cel.expression, "
-       "<expression>, 'CEL compilation failed: <detail>') (claims.go:289-293): the message carries the inner "
-       "field path and the quoted expression; Gangplank writes \"CEL compilation failed: '<expr>' does not compile\" "
-       "(app/kueue/dra.py:183). (The API server compiles a template's CEL on create: a 422 would do too.)")  # fmt: skip
 def test_template_cel_compilation_error_text(client):
     w = workload("wl", [template_ref("r", "t")], CPU_CONTAINER)
     objs = [configuration([mapping("example.com/gpu", "gpu.example.com")]),
@@ -126,11 +110,6 @@ def test_template_cel_compilation_error_text(client):
         f'.cel.expression: Invalid value: "{BAD_CEL}": CEL compilation failed: '), got["message"]
 
 
-@xfail(KUEUE + "pkg/dra/claims.go:360-368 resolveAndCompileDeviceClass: compileCELSelectors(class selectors, "
-       "devices.requests[k], ...) names the failing selector's own index (errPath.Index(i), claims.go:283-293), "
-       "the expression as the bad value and ': <detail>' after 'DeviceClass X has invalid CEL selector'; "
-       "Gangplank always writes [0], a null value and no detail (app/kueue/dra.py:235). (The API server compiles "
-       "a DeviceClass's CEL on create: a 422 would do too.)")  # fmt: skip
 def test_device_class_invalid_cel_error_text(client):
     """The class's second selector does not compile: Go's field is ``...requests[0][1].cel.expression``."""
     dc = device_class("gpu.example.com", cel='device.driver == "d"')
@@ -164,12 +143,6 @@ BAD_MAPPINGS = [
 ]  # fmt: skip
 
 
-@xfail(KUEUE + "pkg/config/validation.go:480-620 validateDeviceClassMappings refuses (Kueue does not start) a "
-       "DeviceClass in two mappings without distinct counter sources, a capacity source with "
-       "KueueDRAIntegrationConsumableCapacity off (its default), a counter source with "
-       "KueueDRAIntegrationPartitionableDevices off, a mapping name that is not a label key; Gangplank reads "
-       "deviceClassMappings without these checks (app/kueue/dra.py:61 read_mappings) and answers 200 (the class "
-       "mapped to the first name; a sourced class charging nothing)")  # fmt: skip
 @pytest.mark.parametrize(("mappings", "gates"), BAD_MAPPINGS)
 def test_invalid_device_class_mappings_are_a_start_error(client, mappings, gates):
     w = workload("wl", [template_ref("r", "t")], CPU_CONTAINER)
@@ -179,11 +152,6 @@ def test_invalid_device_class_mappings_are_a_start_error(client, mappings, gates
     assert r.status_code == 422, r.text[:300]
 
 
-@xfail(KUEUE + "pkg/dra/claims.go:432-472 validateCELSelectorsAgainstDevices lists every ResourceSlice only when "
-       "some CEL request's DeviceClass has no counter or capacity source (needsAll); when all have one it lists the "
-       "slices of those sources' drivers only (ListByDriver), so devices of another driver match nothing and the "
-       "Workload is Misconfigured (insufficient matching devices); Gangplank matches against every device of the "
-       "snapshot (app/kueue/mapping.py _dra_cluster, app/kueue/dra.py:212 _check_selectors) and admits it")  # fmt: skip
 def test_cel_check_of_a_counter_sourced_class_lists_its_drivers_slices_only(client):
     m = mapping("example.com/gpu", "gpu.example.com")
     m["sources"] = [{"counter": {"driver": "counter.example.com", "name": "cores",
@@ -208,11 +176,6 @@ def _quota_reserved_false(w: dict[str, Any], reason: str, message: str) -> dict[
     return w
 
 
-@xfail(KUEUE + "pkg/workload/workload.go:389-433 computeSchedulingHash json.Marshals utilpod.SpecShape "
-       "(pkg/util/pod/pod.go:147-175), whose container requests are resource.Quantity values marshalled in their "
-       "canonical form, so cpu '10000m' and '10' have one hash and the NoFit head takes the other out of the heap "
-       "(cluster_queue.go:592-621 handleInadmissibleHash); Gangplank compares the template's JSON as written "
-       "(app/kueue/objects.py:687 spec_shape), so big-2 stays, is the next head and small is not admitted")  # fmt: skip
 def test_equivalence_hash_reads_quantities_canonically(client):
     workloads = [wl("big-1", "default", queue="foo", created=at(0), cpu="10"),
                  wl("big-2", "default", queue="foo", created=at(1), cpu="10000m"),
@@ -220,10 +183,6 @@ def test_equivalence_hash_reads_quantities_canonically(client):
     assert set(admitted(run(client, EQ_OBJECTS, workloads, 2))) == {"default/small"}
 
 
-@xfail(KUEUE + "pkg/controller/core/workload_controller.go:1990-1993 the message of a Workload moved out with an "
-       "equivalent NoFit head is exactly 'Bypassed scheduling evaluation because an equivalent workload recently "
-       "failed' (its reason the head's, GetNoFitReason); Gangplank appends ' (<head>, SchedulingEquivalenceHashing)' "
-       "(app/kueue/quota.py:1064)")  # fmt: skip
 def test_bypassed_message_is_the_workload_controllers(client):
     """big-2 was evaluated before (QuotaReserved False, reason ``Pending``, which
     ``shouldCheckEquivalenceHash`` accepts): the workload controller writes Go's message."""
@@ -234,11 +193,6 @@ def test_bypassed_message_is_the_workload_controllers(client):
     assert got["message"] == "Bypassed scheduling evaluation because an equivalent workload recently failed", got
 
 
-@xfail(KUEUE + "pkg/controller/core/workload_controller.go:2045-2053 shouldCheckEquivalenceHash: a Workload "
-       "without a QuotaReserved condition (a new one) gets the Bypassed condition only with "
-       "UnadmittedWorkloadsExplicitStatus (off by default), and :2001-2004 then writes no condition at all; the "
-       "scheduler writes none for a Workload it bulk-moves (cluster_queue.go:606-621). Gangplank gives the moved "
-       "Workload the head's QuotaReserved reason (app/kueue/quota.py:1061-1065)")  # fmt: skip
 def test_new_workload_moved_with_its_equivalent_keeps_no_condition(client):
     workloads = [wl("big-1", "default", queue="foo", created=at(0), cpu="10"),
                  wl("big-2", "default", queue="foo", created=at(1), cpu="10"),
@@ -247,11 +201,6 @@ def test_new_workload_moved_with_its_equivalent_keeps_no_condition(client):
     assert got["quotaReservedReason"] is None, got
 
 
-@xfail(KUEUE + "pkg/cache/queue/cluster_queue.go:568-575 requeueIfNotPresent puts a head whose flavor scan "
-       "stopped early (LastAssignment.PendingFlavors()) back in the active heap and returns before the bulk move "
-       "(:592-597 handleInadmissibleHash runs only for a Workload inserted into the inadmissible set); Gangplank "
-       "bulk-moves the equivalents of such a head when it does not retry it (the answer's last cycle, "
-       "app/kueue/quota.py:963 requeued returns False, then :1061-1065), so pending-2 is Bypassed")  # fmt: skip
 def test_head_with_flavors_left_to_try_moves_no_equivalent(client):
     """TestScheduleForPreserveFlavorScanProgress's fixture (tests/test_kueue_flavor_scan_progress_upstream.py)
     with ``pending-2``, equal to ``pending`` and evaluated before (QuotaReserved False, ``Pending``):
@@ -267,11 +216,6 @@ LIMIT_RANGE = {"apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "m
                "spec": {"limits": [{"type": "Container", "max": {"cpu": "2"}}]}}  # fmt: skip
 
 
-@xfail(KUEUE + "the scheduling hash has no namespace (pkg/workload/workload.go:389-433), so a NoFit head moves an "
-       "equal Workload of another namespace out of the heap (cluster_queue.go:606-621), but the workload controller "
-       "checks ValidateAdmissibility before the equivalence cache (workload_controller.go:1966-1993): b, whose "
-       "Namespace's LimitRange it breaks, is Misconfigured (and the scheduler never pops it); Gangplank gives it the "
-       "head's reason and the Bypassed message (app/kueue/quota.py:1061-1065 moves entries whose inadmissible is set)")  # fmt: skip
 def test_inadmissible_workload_moved_with_its_equivalent_stays_misconfigured(client):
     objects = [namespace("ns1"), namespace("ns2"), cq("cq", [fq("default", ("cpu", "5"))]), local("foo", "ns1", "cq"),
                local("foo", "ns2", "cq"), LIMIT_RANGE]  # fmt: skip
@@ -280,12 +224,6 @@ def test_inadmissible_workload_moved_with_its_equivalent_stays_misconfigured(cli
     assert got["quotaReservedReason"] == "Misconfigured", got
 
 
-@xfail(KUEUE + "pkg/controller/core/workload_controller.go:705-716 and :1923-1988: every reconcile of a Workload "
-       "without quota syncs its QuotaReserved False condition, and with UnadmittedWorkloadsObservability (on by "
-       "default) an admissibility error (ValidateAdmissibility: LimitRange, limits, namespace) is written as "
-       "Misconfigured with its message, before and whatever the scheduler pops; since 1920a5d Gangplank reports "
-       "such a Workload only once a cycle pops it (app/kueue/quota.py:1010-1012), so with kueueCycles 1 it is "
-       "'not tried' with no QuotaReserved reason")  # fmt: skip
 def test_inadmissible_workload_not_yet_popped_is_already_misconfigured(client):
     lr = {**LIMIT_RANGE, "metadata": {"name": "max", "namespace": "ns1"}}
     objects = [namespace("ns1"), cq("cq", [fq("default", ("cpu", "50"))]), local("foo", "ns1", "cq"), lr]
@@ -336,11 +274,6 @@ def _kai_pod() -> dict[str, Any]:
     return k
 
 
-@xfail("NVIDIA/KAI-Scheduler pkg/admission/webhook/v1alpha2/podhooks/pod_validator.go:59 and pod_mutator.go:47: "
-       "KAI's pod webhooks return at once for a pod whose schedulerName is not KAI's, so ValidateGpuRequests "
-       "(mps, gpu-fraction-num-devices) and GetFractionContainerRef never refuse a default-scheduler pod; Gangplank "
-       "refuses every pod of the snapshot so annotated under the kai profile (app/ingest/kube.py:593 "
-       "kai_unshared_refusals, :562 _kai_sharing_refusals check no schedulerName): the whole request is a 422")  # fmt: skip
 @pytest.mark.parametrize("annotations", [
     pytest.param({"mps": "true"}, id="mps without a fraction"),
     pytest.param({"gpu-fraction-num-devices": "2"}, id="num-devices without a fraction"),
@@ -358,10 +291,6 @@ def _kai_fraction_pod(annotations: dict[str, str]) -> dict[str, Any]:
     return k
 
 
-@xfail("NVIDIA/KAI-Scheduler pkg/admission/webhook/v1alpha2/gpusharing/gpu_sharing.go:59-61: Mutate (a "
-       "mutating webhook, run before every validating one) refuses a gpu-fraction-container-name naming no "
-       "container first, so a pod also asking gpu-fraction 1.0 is refused for its container name; Gangplank "
-       "appends the validation refusal first (app/ingest/kube.py:571-587) and the 422 points at gpu-fraction")  # fmt: skip
 def test_kai_fraction_container_refusal_comes_before_validation(client):
     pod = _kai_fraction_pod({"gpu-fraction": "1.0", "gpu-fraction-container-name": "nope"})
     r = client.post("/v1/decisions", json=request([kube_node("n0"), pod], config={"profile": "kai"}))
@@ -369,10 +298,6 @@ def test_kai_fraction_container_refusal_comes_before_validation(client):
     assert r.json()["errors"][0]["pointer"] == "/objects/1/metadata/annotations/gpu-fraction-container-name", r.text
 
 
-@xfail("NVIDIA/KAI-Scheduler pkg/admission/webhook/v1alpha2/gpusharing/gpu_sharing.go:60: Mutate wraps "
-       "GetFractionContainerRef's error (binder/common/gpu_access.go:197): 'failed to get fraction container ref: "
-       "container with name nope not found for fraction request'; Gangplank's 422 drops the prefix "
-       "(app/ingest/kube.py:587)")  # fmt: skip
 def test_kai_fraction_container_refusal_text(client):
     pod = _kai_fraction_pod({"gpu-fraction": "0.5", "gpu-fraction-container-name": "nope"})
     r = client.post("/v1/decisions", json=request([kube_node("n0"), pod], config={"profile": "kai"}))

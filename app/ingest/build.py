@@ -22,6 +22,7 @@ from app.ingest.kube import (
     GPU,
     KAI_GPU_FRACTION,
     KAI_GPU_MEMORY,
+    KAI_OWN,
     KAI_PREEMPTIBILITY_LABEL,
     NAMESPACE_NAME_LABEL,
     apply_koordinator,
@@ -175,8 +176,9 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         try:
             cluster.gpu_memory[f"{p.namespace}/{p.name}"] = kai_gpu_memory(
                 p.annotations, p.req.get(GPU, 0), join_pointer(p.pointer, "metadata"), p.ident)
-        except InputError as e:  # KAI's admission refuses the pod: a 4xx under the kai profile only
-            cluster.kai_refused.append(e)
+        except InputError as e:  # KAI's admission refuses the pod: a 4xx under the kai profile only (its own pods)
+            if p.scheduler in KAI_OWN:
+                cluster.kai_refused.append(e)
     cluster.legacy_mig = {f"{p.namespace}/{p.name}" for p in d.legacy_mig}
     cluster.dra = d.dra if d.dra else None
     cluster.gpu_bind_groups = {f"{ns}/{pod}": groups for (ns, pod), groups in d.bind_groups.items()}

@@ -86,6 +86,9 @@ KAI_TASK_PRIORITY_LABEL = "kai.scheduler/task-priority"
 KAI_GPU_FRACTION = "gpu-fraction"
 KAI_GPU_FRACTION_DEVICES = "gpu-fraction-num-devices"
 KAI_GPU_FRACTION_CONTAINER = "gpu-fraction-container-name"
+#: the pods KAI's admission webhooks check under the ``kai`` profile: those naming
+#: ``kai-scheduler`` and those naming no scheduler (which every profile takes as its own)
+KAI_OWN = frozenset({"kai-scheduler", ""})
 #: Volcano's node oversubscription (volcano-agent's colocation): millicores and bytes added
 #: to the node's allocatable (``pkg/scheduler/api/well_known_labels.go``)
 OVERSUBSCRIPTION_CPU = "volcano.sh/oversubscription-cpu"
@@ -560,15 +563,24 @@ def kai_fraction(ann: dict[str, str], mp: str, ident: r.Ident) -> tuple[float, i
 
 
 def _kai_sharing_refusals(o: dict, ptr: str, pod: PodDraft, d: Draft) -> None:
-    """What KAI's admission webhook refuses of a GPU-sharing pod (``gpu-fraction`` or
-    ``gpu-memory``; the latter's own checks are :func:`kai_gpu_memory`'s): ``ValidateGpuRequests``
-    refuses a fraction that is not below 1.0 or beside a whole-GPU limit (``nvidia.com/gpu`` in
-    the limits of any container or init container, ``getFirstGPULimit``), and ``Mutate``
-    (``GetFractionContainerRef``) a ``gpu-fraction-container-name`` that names no container or
-    init container."""
+    """What KAI's admission webhooks refuse of a GPU-sharing pod (``gpu-fraction`` or
+    ``gpu-memory``; the latter's own checks are :func:`kai_gpu_memory`'s) of the kai profile
+    (:data:`KAI_OWN`; the webhooks skip other schedulers' pods): the mutating ``Mutate``
+    first (``GetFractionContainerRef``: a ``gpu-fraction-container-name`` naming no container or
+    init container), then ``ValidateGpuRequests``: a fraction that is not below 1.0, or beside
+    a whole-GPU limit (``nvidia.com/gpu`` in the limits of any container or init container,
+    ``getFirstGPULimit``)."""
+    if pod.scheduler not in KAI_OWN:
+        return
     key = f"{pod.namespace}/{pod.name}"
     spec = o.get("spec")
     containers = [c for f in ("containers", "initContainers") for c in (spec.get(f) or [] if type(spec) is dict else [])]
+    name = pod.annotations.get(KAI_GPU_FRACTION_CONTAINER)
+    if name is not None and not any(type(c) is dict and c.get("name") == name for c in containers):
+        d.kai_refused.append((key, InputError(f"failed to get fraction container ref: container with name {name} not "
+                                              "found for fraction request (KAI's admission refuses the pod)", join_pointer(
+                                                  ptr, "metadata", "annotations", KAI_GPU_FRACTION_CONTAINER),
+                                              pod.ident)))  # fmt: skip
     if KAI_GPU_FRACTION in pod.annotations:
         where = join_pointer(ptr, "metadata", "annotations", KAI_GPU_FRACTION)
         try:
@@ -582,12 +594,6 @@ def _kai_sharing_refusals(o: dict, ptr: str, pod: PodDraft, d: Draft) -> None:
                and GPU in c["resources"]["limits"] for c in containers):  # fmt: skip
             d.kai_refused.append((key, InputError("cannot have both GPU fraction request and whole GPU resource "
                                                   "request/limit (KAI's admission refuses the pod)", where, pod.ident)))  # fmt: skip
-    name = pod.annotations.get(KAI_GPU_FRACTION_CONTAINER)
-    if name is not None and not any(type(c) is dict and c.get("name") == name for c in containers):
-        d.kai_refused.append((key, InputError(f"container with name {name} not found for fraction request (KAI's "
-                                              "admission refuses the pod)", join_pointer(
-                                                  ptr, "metadata", "annotations", KAI_GPU_FRACTION_CONTAINER),
-                                              pod.ident)))  # fmt: skip
 
 
 def kai_unshared_refusals(d: Draft) -> None:
@@ -595,12 +601,13 @@ def kai_unshared_refusals(d: Draft) -> None:
     GPU (neither ``gpu-fraction`` nor ``gpu-memory``), which the C pod readers take: ``mps:
     "true"`` ("MPS is only supported with GPU fraction request") and a
     ``gpu-fraction-num-devices`` ("cannot request multiple fractional devices without
-    specifying fraction portion or gpu-memory"). Under the ``kai`` profile (one pass over the
-    pods; most have no annotations)."""
+    specifying fraction portion or gpu-memory"), for a pod of the kai profile (:data:`KAI_OWN`;
+    the webhooks skip other schedulers' pods). Under the ``kai`` profile (one pass over the pods;
+    most have no annotations)."""
     for p in d.pods:
         ann = p.annotations
-        if not ann or KAI_GPU_FRACTION in ann or KAI_GPU_MEMORY in ann:
-            continue
+        if not ann or KAI_GPU_FRACTION in ann or KAI_GPU_MEMORY in ann or p.scheduler not in KAI_OWN:
+            continue  # (the webhooks skip other schedulers' pods)
         for k, why in ((KAI_MPS, "MPS is only supported with GPU fraction request"),
                        (KAI_GPU_FRACTION_DEVICES, "cannot request multiple fractional devices without specifying "
                                                   "fraction portion or gpu-memory")):  # fmt: skip

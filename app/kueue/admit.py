@@ -435,7 +435,7 @@ def _admission(plan: Plan, kueue: KueueObjects, entry: dict[str, Any]) -> dict[s
     covered = dict(kueue.cluster_queues.get(cq, []))
     assignments = []
     for ps, done in zip(wl.pod_sets, entry["podSets"], strict=True):
-        request = kueue.resources.quota_requests(ps.quota_request)  # (what the quota counts: resourcesconfig, DRA)
+        request = ps.quota_request(kueue.resources.quota_requests)  # (what the quota counts: resourcesconfig, DRA)
         if plan.flavors is not None:  # the quota pass assigned them
             flavors = dict(sorted(plan.flavors.get(ps.name, {}).items()))
         else:

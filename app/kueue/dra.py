@@ -34,6 +34,7 @@ here), and CEL selectors outside the subset Gangplank evaluates (taken to match 
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -70,44 +71,127 @@ class Mapper:
 
     to_resource: dict[str, str] = field(default_factory=dict)
     counters: dict[str, tuple[Counter, ...]] = field(default_factory=dict)
-    capacity: frozenset[str] = frozenset()
+    #: class -> the drivers of its mappings' capacity sources
+    capacity: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def configured(self) -> bool:
         return bool(self.to_resource)
 
 
-def read_mappings(raw: Any, ptr: str, ident: dict[str, str]) -> Mapper:
+#: ``validateDeviceClassMappings``' bounds: mappings, DeviceClasses per mapping; a driver name's length
+MAX_MAPPINGS, MAX_MAPPING_CLASSES, MAX_DRIVER = 16, 8, 63
+
+
+def read_mappings(raw: Any, ptr: str, ident: dict[str, str], gates: dict[str, bool] | None = None) -> Mapper:
     """``resources.deviceClassMappings``: a list of ``{name, deviceClassNames, sources}``
-    (``PopulateFromConfiguration``)."""
+    (``PopulateFromConfiguration``), validated as Kueue's start validates it
+    (``validateDeviceClassMappings``: what it refuses, Kueue does not start: a 422 at the
+    field). ``gates``: the Configuration's feature gates (the sources need theirs)."""
+    from app.kueue.jobs import dns1123_subdomain_errors, label_key_errors  # (jobs imports the objects' readers)
+
+    gates = gates or {}
+    mappings = r.objects({"m": raw}, "m", ptr, ident, "a device class mapping")
+    if len(mappings) > MAX_MAPPINGS:
+        raise InputError(f"Too many: {len(mappings)}: must have at most {MAX_MAPPINGS} items (Kueue does not start)",
+                         ptr, ident)  # fmt: skip
     to_resource: dict[str, str] = {}
     counters: dict[str, list[Counter]] = {}
-    capacity: set[str] = set()
-    for i, m in enumerate(r.objects({"m": raw}, "m", ptr, ident, "a device class mapping")):
+    capacity: dict[str, list[str]] = {}
+    names: set[str] = set()
+    counter_names: dict[str, set[str]] = {}  # class -> its mappings' counter names
+
+    def refuse(where: str, detail: str) -> InputError:
+        return InputError(f"{detail} (Kueue does not start)", where, ident)
+
+    for i, m in enumerate(mappings):
         mp = join_pointer(ptr, i)
         name = r.string(m, "name", mp, ident, required=True)
-        if not name:
-            raise InputError("a device class mapping needs a name (the logical resource)", join_pointer(mp, "name"), ident)
+        errs = label_key_errors(name) + (["must not exceed 253 characters"] if len(name) > 253 else [])
+        if errs:
+            raise refuse(join_pointer(mp, "name"), f"Invalid value: {json.dumps(name)}: {'; '.join(errs)}")
+        if name in names:
+            raise refuse(join_pointer(mp, "name"), f"Duplicate value: {json.dumps(name)}")
+        names.add(name)
         classes = r.lst(m, "deviceClassNames", mp, ident)
+        cp = join_pointer(mp, "deviceClassNames")
+        if not classes:
+            raise refuse(cp, "Required value: at least one device class name is required")
+        if len(classes) > MAX_MAPPING_CLASSES:
+            raise refuse(cp, f"Too many: {len(classes)}: must have at most {MAX_MAPPING_CLASSES} items")
+        sources = r.objects(m, "sources", mp, ident, "a mapping source")
+        first = (sources[0].get("counter") or {}) if sources else {}
+        counter_name = first.get("name") if isinstance(first, dict) and isinstance(first.get("name"), str) else ""
+        seen: set[str] = set()
         for k, c in enumerate(classes):
-            if not isinstance(c, str) or not c:
-                raise InputError("a DeviceClass name is a non-empty string", join_pointer(mp, "deviceClassNames", k), ident)
-            to_resource.setdefault(c, name)
-        for k, src in enumerate(r.objects(m, "sources", mp, ident, "a mapping source")):
+            at = join_pointer(cp, k)
+            if not isinstance(c, str):
+                raise InputError("a DeviceClass name is a string", at, ident)
+            errs = label_key_errors(c) + (["must not exceed 253 characters"] if len(c) > 253 else [])
+            if errs:
+                raise refuse(at, f"Invalid value: {json.dumps(c)}: {'; '.join(errs)}")
+            if c in seen:
+                raise refuse(at, f"Duplicate value: {json.dumps(c)}")
+            seen.add(c)
+            if c in to_resource and to_resource[c] != name:  # (only counter sources of different counters may share a class)
+                if not counter_name or not counter_names[c]:
+                    raise refuse(at, f"Invalid value: {json.dumps(c)}: device class already mapped to resource {to_resource[c]}")
+                if counter_name in counter_names[c]:
+                    raise refuse(at, f"Invalid value: {json.dumps(c)}: device class already has a counter source for "
+                                     f"counter {json.dumps(counter_name)}")  # fmt: skip
+                counter_names[c].add(counter_name)
+            elif c not in to_resource:
+                to_resource[c] = name
+                counter_names[c] = {counter_name} if counter_name else set()
+        kinds: set[str] = set()
+        for k, src in enumerate(sources):
             sp = join_pointer(mp, "sources", k)
-            counter = r.obj(src, "counter", sp, ident)
-            if counter:
-                cp = join_pointer(sp, "counter")
-                sel = r.obj(counter, "deviceSelector", cp, ident)
-                expr = r.string(r.obj(sel, "cel", join_pointer(cp, "deviceSelector"), ident), "expression",
-                                join_pointer(cp, "deviceSelector", "cel"), ident) if sel.get("cel") is not None else None  # fmt: skip
-                c = Counter(name, r.string(counter, "driver", cp, ident, required=True),
-                            r.string(counter, "name", cp, ident, required=True), expr)  # fmt: skip
+            has = [kind for kind in ("counter", "capacity") if src.get(kind) is not None]
+            if len(has) != 1:
+                raise refuse(sp, "exactly one source type must be set per entry")
+            kind = has[0]
+            kinds.add(kind)
+            gate = "KueueDRAIntegrationPartitionableDevices" if kind == "counter" else "KueueDRAIntegrationConsumableCapacity"
+            kp = join_pointer(sp, kind)
+            if not gates.get(gate, kind == "counter"):
+                raise refuse(kp, f"Invalid value: true: {kind} sources require {gate} to be enabled")
+            body = r.obj(src, kind, sp, ident)
+            driver = r.string(body, "driver", kp, ident)
+            dp = join_pointer(kp, "driver")
+            if not driver:
+                raise refuse(dp, "Required value")
+            errs = ([f"must not exceed {MAX_DRIVER} characters"] if len(driver) > MAX_DRIVER else
+                    dns1123_subdomain_errors(driver))  # fmt: skip
+            if errs:
+                raise refuse(dp, f"Invalid value: {json.dumps(driver)}: {','.join(errs)}")
+            sel = r.obj(body, "deviceSelector", kp, ident)
+            ep = join_pointer(kp, "deviceSelector", "cel", "expression")
+            expr = r.string(r.obj(sel, "cel", join_pointer(kp, "deviceSelector"), ident), "expression", ep.rsplit("/", 1)[0],
+                            ident)  # fmt: skip
+            if not expr:
+                raise refuse(ep, "Required value")
+            if _compile(expr) is _INVALID:
+                raise refuse(ep, f"Invalid value: {json.dumps(expr)}: CEL compilation failed")
+            if kind == "counter":
+                cname = r.string(body, "name", kp, ident)
+                if not cname:
+                    raise refuse(join_pointer(kp, "name"), "Required value")
+                if len(cname) > 63 or not _DNS_LABEL.fullmatch(cname):
+                    raise refuse(join_pointer(kp, "name"), f"Invalid value: {json.dumps(cname)}: a lowercase RFC 1123 label "
+                                                           "must consist of lower case alphanumeric characters or '-'")  # fmt: skip
                 for dc in classes:
-                    counters.setdefault(dc, []).append(c)
-            if r.obj(src, "capacity", sp, ident):
-                capacity.update(classes)
-    return Mapper(to_resource, {dc: tuple(cs) for dc, cs in counters.items()}, frozenset(capacity))
+                    counters.setdefault(dc, []).append(Counter(name, driver, cname, expr))
+            else:
+                for dc in classes:
+                    capacity.setdefault(dc, []).append(driver)
+        if len(kinds) == 2:
+            raise refuse(join_pointer(mp, "sources"), f"Invalid value: {len(sources)}: cannot mix counter and capacity "
+                                                      "sources in the same mapping")  # fmt: skip
+    return Mapper(to_resource, {dc: tuple(cs) for dc, cs in counters.items()},
+                  {dc: tuple(ds) for dc, ds in capacity.items()})  # fmt: skip
+
+
+_DNS_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
 
 
 # -- Go's field errors -------------------------------------------------------------------------
@@ -208,7 +292,7 @@ def resources(pod_sets: list[tuple[str, list[tuple[int, str, str | None, str | N
             if not errors:
                 key = ("selectors", namespace, template)
                 if key not in cluster.memo:
-                    cluster.memo[key] = _check_selectors(spec, HERE, template, cluster)
+                    cluster.memo[key] = _check_selectors(spec, HERE, template, cluster, mapper)
                 errors = [e.replace(HERE, base) for e in cluster.memo[key]]
             if errors:
                 return {}, {}, aggregate(errors)
@@ -346,17 +430,20 @@ def _counter_charges(pod_sets: list[tuple[str, list[tuple[int, str, str | None, 
                         t = _compile(expr)
                         if t is _INVALID:
                             return _invalid(f"{at}[{n}].cel.expression", expr, f"DeviceClass {dc} has invalid CEL selector: "
-                                            "the expression does not compile")  # fmt: skip
+                                            f"{_cel_error(expr)}")  # fmt: skip
                         tests.append(t)
+                bad = []
                 for n, sel in enumerate(exactly.get("selectors") or ()):
                     expr = (sel.get("cel") or {}).get("expression")
                     if expr is None:
                         continue
                     t = _compile(expr)
                     if t is _INVALID:
-                        return _invalid(f"{at}.exactly.selectors[{n}].cel.expression", expr,
-                                        "CEL compilation failed: the expression does not compile")
+                        bad.append(_invalid(f"{at}.exactly.selectors[{n}].cel.expression", expr,
+                                            f"CEL compilation failed: {_cel_error(expr)}"))  # fmt: skip
                     tests.append(t)
+                if bad:  # (prepareDeviceSelectors: every selector's error)
+                    return aggregate(bad)
                 count = int(exactly.get("count") or 1)
                 for cc in configs:
                     key = ("counter", cc, dc, tuple(exactly.get("selectors") and [str(x) for x in exactly["selectors"]] or ()), count)
@@ -377,7 +464,7 @@ def _counter_charge(cc: Counter, tests: list[Any], count: int, at: str, cluster:
         source = _compile(cc.selector)
         if source is _INVALID:
             return 0, _invalid(f"{at}[0].cel.expression", cc.selector,
-                               "deviceSelector CEL compilation failed: the expression does not compile")
+                               f"deviceSelector CEL compilation failed: {_cel_error(cc.selector)}")
     pools: dict[str, list[Any]] = {}
     for sl in cluster.slices:  # (groupSlicesByPool: the newest generation of each pool of the driver)
         if sl.driver != cc.driver:
@@ -423,11 +510,11 @@ def _count_devices(spec: dict[str, Any], base: str, template: str) -> tuple[dict
         exactly = req.get("exactly")
         if exactly is None:
             return {}, [_invalid(at, None, what + "Exactly must be set if FirstAvailable is nil")]
-        for k, sel in enumerate(exactly.get("selectors") or ()):
-            expr = (sel.get("cel") or {}).get("expression")
-            if expr is not None and _compile(expr) is _INVALID:
-                return {}, [_invalid(f"{at}.exactly.selectors", None, what + f"CEL compilation failed: {expr!r} does not "
-                                     "compile")]  # fmt: skip
+        bad = [f"devices.requests[{i}].exactly.selectors[{k}].cel.expression: Invalid value: {json.dumps(expr)}: CEL "
+               f"compilation failed: {_cel_error(expr)}" for k, sel in enumerate(exactly.get("selectors") or ())
+               if (expr := (sel.get("cel") or {}).get("expression")) is not None and _compile(expr) is _INVALID]  # fmt: skip
+        if bad:  # (validateCELSelectors: its aggregate, wrapped)
+            return {}, [_invalid(f"{at}.exactly.selectors", None, what + aggregate(bad))]
         if exactly.get("adminAccess") is True:
             continue
         mode = exactly.get("allocationMode") or "ExactCount"
@@ -446,7 +533,13 @@ _INVALID = object()
 
 
 _COMPILED: dict[str, Any] = {}
+_COMPILE_ERRORS: dict[str, str] = {}  # (an expression that does not compile -> why)
 _COMPILED_MAX = 4096
+
+
+def _cel_error(expr: str) -> str:
+    """Why ``expr`` does not compile (the compiler's detail)."""
+    return _COMPILE_ERRORS.get(expr, "the expression does not compile")
 
 
 def _compile(expr: str) -> Any:
@@ -455,26 +548,46 @@ def _compile(expr: str) -> Any:
     hit = _COMPILED.get(expr, _COMPILED)
     if hit is not _COMPILED:
         return hit
+    why = ""
     try:
         got = compile_selector(expr)
-    except Invalid:
-        got = _INVALID
+    except Invalid as e:
+        got, why = _INVALID, str(e)
     except Unsupported:
         got = None
     if len(_COMPILED) >= _COMPILED_MAX:
         _COMPILED.clear()
+        _COMPILE_ERRORS.clear()
     _COMPILED[expr] = got
+    if got is _INVALID:
+        _COMPILE_ERRORS[expr] = why or "the expression does not compile"
     return got
 
 
-def _check_selectors(spec: dict[str, Any], base: str, template: str, cluster: Cluster) -> list[str]:
+def _devices_for(spec: dict[str, Any], mapper: Mapper, cluster: Cluster) -> list[tuple[str, Any]]:
+    """The devices ``validateCELSelectorsAgainstDevices`` lists for a claim: every slice's, but
+    when each request with CEL selectors is of a class with counter or capacity sources, only
+    the slices of those sources' drivers (in the order the sources name them)."""
+    classes = [(r.get("exactly") or {}).get("deviceClassName") or "" for r in (spec.get("devices") or {}).get("requests") or ()
+               if any((sel.get("cel") or {}).get("expression") is not None for sel in (r.get("exactly") or {}).get("selectors") or ())]  # fmt: skip
+    if any(dc not in mapper.counters and dc not in mapper.capacity for dc in classes):
+        return cluster.devices
+    drivers: list[str] = []
+    for dc in classes:
+        for d in [c.driver for c in mapper.counters.get(dc, ())] + list(mapper.capacity.get(dc, ())):
+            if d not in drivers:
+                drivers.append(d)
+    return [(sl.driver, attrs) for d in drivers for sl in cluster.slices if sl.driver == d for _, attrs, _ in sl.devices]
+
+
+def _check_selectors(spec: dict[str, Any], base: str, template: str, cluster: Cluster, mapper: Mapper) -> list[str]:
     """``validateCELSelectorsAgainstDevices``: each request with CEL selectors needs as many
     devices of the snapshot as it asks for that its DeviceClass's selectors and its own match,
     a device counting for one request only."""
     taken: set[int] = set()
     errors: list[str] = []
     what = f"ResourceClaimTemplate {template}: "
-    devices = cluster.devices
+    devices = _devices_for(spec, mapper, cluster)
     for i, req in enumerate((spec.get("devices") or {}).get("requests") or ()):
         exactly = req.get("exactly") or {}
         exprs = [(s.get("cel") or {}).get("expression") for s in exactly.get("selectors") or ()]
@@ -490,8 +603,11 @@ def _check_selectors(spec: dict[str, Any], base: str, template: str, cluster: Cl
                                         "not found"))  # fmt: skip
                 continue
             compiled = [_compile(e) for e in cluster.classes[dc]]
-            if any(c is _INVALID for c in compiled):
-                errors.append(_invalid(f"{at}[0].cel.expression", None, what + f"DeviceClass {dc} has invalid CEL selector"))
+            bad = next((n for n, c in enumerate(compiled) if c is _INVALID), None)
+            if bad is not None:  # (resolveAndCompileDeviceClass: the first failing selector)
+                expr = cluster.classes[dc][bad]
+                errors.append(_invalid(f"{at}[{bad}].cel.expression", expr, what + f"DeviceClass {dc} has invalid CEL "
+                                       f"selector: {_cel_error(expr)}"))  # fmt: skip
                 continue
             class_tests = compiled
         tests = [_compile(e) for e in exprs]

@@ -346,6 +346,7 @@ class Admissions:
         no_tas_flavor = [p.key for p in self.plans if not tas_flavors and p.state == NO_FIT
                          and any(_explicit_tas(ps.topology) for ps in p.wl.pod_sets)]  # fmt: skip
         claims: dra.Cluster | None = None  # (what handleDRA reads, made for the first Workload with claims)
+        misconfigured: dict[str, str] = {}  # Workloads ValidateAdmissibility refuses -> the message
         hashing = k.feature_gates["SchedulingEquivalenceHashing"]
         backed = {c.extended for c in d.dra.classes.values() if c.extended}  # (extended resources DRA backs)
         for plan in self.plans:
@@ -393,6 +394,8 @@ class Admissions:
             # (nominate: ValidateAdmissibility fails once Kueue pops it, so it is queued and takes its turn)
             mismatch = _namespace_mismatch(tree.queues[cq], wl.namespace, k.namespaces)
             inadmissible = mismatch or _over_limits(wl) or _limit_range(wl)
+            if inadmissible:
+                misconfigured[plan.key] = inadmissible
             ok = {ps.name: {name: _usable(f, ps) for name, f in k.flavors.items()} for ps in wl.pod_sets}
             tas_only = all(f in tas_flavors for f, _ in k.cluster_queues.get(cq, []))  # (IsTASOnly)
             if tas_flavors or not self.what_if:
@@ -401,7 +404,7 @@ class Admissions:
                 why = {}
             if not tas_flavors and any(_explicit_tas(ps.topology) for ps in wl.pod_sets):
                 no_tas_flavor.append(plan.key)
-            shapes = [quota.PodSetShape(ps.name, {**{r: 0 for r in sorted(ps.zero)}, **k.resources.quota_requests(ps.quota_request)},
+            shapes = [quota.PodSetShape(ps.name, {**{r: 0 for r in sorted(ps.zero)}, **ps.quota_request(k.resources.quota_requests)},
                                         ps.count, ps.minimum)
                       for ps in wl.pod_sets]  # fmt: skip (a zero request stays: a covered one takes a flavor)
             queued = wfpr.queue_time(wl.ready, wl.created, k.wait_for_pods_ready, k.feature_gates["PrioritySortingWithinCohort"])
@@ -412,6 +415,7 @@ class Admissions:
                                        lq=f"{wl.namespace}/{wl.queue_name}", groups=groups, tas=(tas, tas_flavors),
                                        inadmissible=(inadmissible, bool(mismatch)) if inadmissible else None,
                                        equivalence=_equivalence(wl, plan.priority, shapes) if hashing else None,
+                                       prior=wl.quota_condition,
                                        flavors_why=why, tas_requests=_tas_requests(wl, tas_only),
                                        tas_delayed=_delayed(tree.queues[cq], k, tas_flavors)))  # fmt: skip
             by_key[plan.key] = plan
@@ -444,6 +448,9 @@ class Admissions:
                                         k.feature_gates["RecomputeAssignmentUponPreemptionTargetsOverlap"], self.cycles,
                                         k.feature_gates["PrioritySortingWithinCohort"],
                                         k.feature_gates["FlavorFungibilityPreserveScanProgress"])  # fmt: skip
+        for key, why in misconfigured.items():  # (the workload controller writes Misconfigured on every reconcile,
+            # whether or not a cycle popped it yet: resolveUnadmittedQuotaReservedCondition)
+            verdicts[key] = quota.Verdict(False, why, reason="Misconfigured", quota_reason="Misconfigured")
         for key, verdict in verdicts.items():
             plan = by_key[key]
             if not verdict.admitted:
@@ -968,7 +975,7 @@ def _flavor(wl: Workload, k: KueueObjects) -> Flavor | None:
     cq = k.local_queues.get((wl.namespace, wl.queue_name)) if wl.queue_name else None
     if not cq:
         return None
-    requested = {name for ps in wl.pod_sets for name, v in k.resources.quota_requests(ps.quota_request).items()
+    requested = {name for ps in wl.pod_sets for name, v in ps.quota_request(k.resources.quota_requests).items()
                  if v and name != "pods"}  # fmt: skip
     for fname, covered in k.cluster_queues.get(cq, []):
         if covered and requested and not (covered & requested):

@@ -34,7 +34,7 @@ from app.ingest import stored
 from app.ingest.kube import api_group, metadata
 from app.ingest.pgcontroller import owner_references
 from app.ingest.podrequest import effective_pod_request, named_zero_requests
-from app.ingest.quantity import canonical_quantity
+from app.ingest.quantity import canonical_quantity, parse_quantity
 from app.kueue import admissionfairsharing as afs
 from app.kueue import (configfields, crdfields, featuregates, limitrange, podsetupdates, priorityboost, quota,
                         reclaimable, resourcesconfig, unread)
@@ -133,12 +133,14 @@ class PodSet:
     def minimum(self) -> int:
         return self.count if self.min_count is None else self.min_count
 
-    @property
-    def quota_request(self) -> dict[str, int]:
-        """One pod's requests with the DRA resources Kueue adds (``totalRequestsFromPodSets``)."""
+    def quota_request(self, counted: Any) -> dict[str, int]:
+        """One pod's requests as Kueue's quota counts them (``totalRequestsFromPodSets``): its
+        own requests (less the extended resources DRA replaced) through ``counted`` (the
+        Configuration's exclusions and transformations, ``ResourcesConfig.quota_requests``), then
+        the DRA resources added as they are."""
         if not self.dra and not self.dra_replaced:
-            return self.request
-        out = {k: v for k, v in self.request.items() if k not in self.dra_replaced}
+            return counted(self.request)
+        out = dict(counted({k: v for k, v in self.request.items() if k not in self.dra_replaced}))
         for name, v in self.dra.items():
             out[name] = out.get(name, 0) + v
         return out
@@ -208,6 +210,9 @@ class Workload:
     #: ``IsOnHold``: its QuotaReserved condition is False with reason ``OnHold`` (a job integration
     #: released its quota, e.g. a StatefulSet scaled to zero): Kueue neither queues it nor counts it
     on_hold: bool = False
+    #: its QuotaReserved condition when False: (reason, message), as the workload controller reads
+    #: it (``shouldCheckEquivalenceHash``); None without one
+    quota_condition: tuple[str, str] | None = None
     #: ``OwnedBySinglePod``: exactly one ownerReference, a v1 Pod, and no
     #: ``kueue.x-k8s.io/is-group-workload: "true"`` annotation (a bare pod's Workload)
     pod_owned: bool = False
@@ -361,6 +366,7 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
         unhealthy_nodes=_unhealthy_nodes(status, join_pointer(ptr, "status"), ident),
         pod_owned=_owned_by_single_pod(meta, ptr, ident, annotations),
         on_hold=on_hold(status),
+        quota_condition=quota_condition(status),
         raw_admission=status.get("admission") if isinstance(status.get("admission"), dict) else None,
         reclaimable=reclaimable.read(status, join_pointer(ptr, "status"), ident),
         check_updates=podsetupdates.read(status, join_pointer(ptr, "status"), ident),
@@ -448,6 +454,17 @@ def _owned_by_single_pod(meta: dict[str, Any], ptr: str, ident: dict[str, str], 
     if len(refs) != 1 or annotations.get(IS_GROUP_WORKLOAD) == "true":
         return False
     return refs[0].get("kind") == "Pod" and refs[0].get("apiVersion") == "v1"
+
+
+def quota_condition(status: Any) -> tuple[str, str] | None:
+    """The (first) QuotaReserved condition's reason and message when it is False."""
+    conds = status.get("conditions") if isinstance(status, dict) else None
+    cond = next((c for c in (conds if isinstance(conds, list) else ())
+                 if isinstance(c, dict) and c.get("type") == "QuotaReserved"), None)  # fmt: skip
+    if cond is None or cond.get("status") != "False":
+        return None
+    reason, message = cond.get("reason"), cond.get("message")
+    return (reason if isinstance(reason, str) else "", message if isinstance(message, str) else "")
 
 
 def on_hold(status: Any) -> bool:
@@ -711,15 +728,27 @@ def extended_requests(spec: dict) -> tuple[tuple[str, dict[str, str]], ...]:
 
 def spec_shape(spec: dict) -> bytes:
     """``utilpod.SpecShape`` of a pod template's spec, canonical JSON (read as written)."""
+    def quantities(m: Any) -> Any:  # (marshalled canonically, as Go's resource.Quantity: 10000m is 10)
+        if not isinstance(m, dict):
+            return m
+        out = {}
+        for k, q in m.items():
+            try:
+                out[k] = parse_quantity(q)
+            except (ValueError, TypeError):
+                out[k] = q
+        return out
+
     def containers(kind: str) -> list[Any]:
-        return [{"requests": (c.get("resources") or {}).get("requests") if isinstance(c.get("resources"), dict) else None,
-                 "ports": c.get("ports")} for c in spec.get(kind) or () if isinstance(c, dict)]  # fmt: skip
+        return [{"requests": quantities((c.get("resources") or {}).get("requests")) if isinstance(c.get("resources"), dict)
+                 else None, "ports": c.get("ports")} for c in spec.get(kind) or () if isinstance(c, dict)]  # fmt: skip
 
     shape = {"initContainers": containers("initContainers"), "containers": containers("containers"),
              **{k: spec.get(k) for k in ("nodeSelector", "affinity", "tolerations", "runtimeClassName", "priority",
-                                         "topologySpreadConstraints", "overhead", "resourceClaims")}}  # fmt: skip
+                                         "topologySpreadConstraints", "resourceClaims")},
+             "overhead": quantities(spec.get("overhead"))}  # fmt: skip
     if isinstance(spec.get("resources"), dict):
-        shape["resources"] = spec["resources"].get("requests")
+        shape["resources"] = quantities(spec["resources"].get("requests"))
     try:
         return orjson.dumps(shape, option=orjson.OPT_SORT_KEYS)
     except TypeError:  # (an integer past 64 bits: the fields it is in compare as their text)
@@ -1032,7 +1061,7 @@ def _configuration(o: dict, ptr: str, av: str, k: KueueObjects) -> None:
     k.wait_for_pods_ready = wfpr.read(o, ptr, ident, av.rsplit("/", 1)[-1], gates["DisableWaitForPodsReady"])
     if o.get("resources") is not None:
         k.resources = resourcesconfig.read(o["resources"], join_pointer(ptr, "resources"), ident, k.unmodelled,
-                                           gates["QuotaCheckStrategy"])  # fmt: skip
+                                           gates["QuotaCheckStrategy"], gates)  # fmt: skip
     fs = o.get("fairSharing")
     if fs is None:
         return

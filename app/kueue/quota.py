@@ -458,6 +458,9 @@ class Entry:
     inadmissible: tuple[str, bool] | None = None
     #: its scheduling equivalence (``computeSchedulingHash``; None with SchedulingEquivalenceHashing off)
     equivalence: Any = None
+    #: its QuotaReserved condition when False, (reason, message): what the workload controller
+    #: writes for it once an equivalent Workload takes it out of the heap (:func:`_bypassed`)
+    prior: tuple[str, str] | None = None
     lq: str = ""  # its LocalQueue, "namespace/name"
     #: podSet -> its ``topologyRequest.podSetGroupName`` (those with one): one flavor per group
     groups: dict[str, str] = field(default_factory=dict)
@@ -802,6 +805,31 @@ def _reserve_unreclaimable(cq: Node, asg: fa.Assignment) -> list[tuple[Node, FR,
     return taken
 
 
+#: the QuotaReserved reasons the workload controller keeps until the scheduler's next cycle
+#: (``schedulerSetReasons``)
+SCHEDULER_SET_REASONS = frozenset({"WaitingForQuota", "NoMatchingFlavor", "ExceedsMaxQuota", "TopologyPlacementFailed",
+                                   "WaitingForPreemptedWorkloads", "WaitingForPodsReady", "PendingEvaluation"})  # fmt: skip
+
+
+def _bypassed(e: Entry, head: str, head_reason: str) -> Verdict:
+    """A Workload an equivalent head took out of the heap, as the workload controller then writes
+    its QuotaReserved condition (``resolveUnadmittedQuotaReservedCondition``): without one (a
+    new Workload) none (``UnadmittedWorkloadsExplicitStatus`` off); one pending evaluation (or
+    ``Pending``, ``Deactivated``, ``Suspended``, or no reason) the head's reason with the
+    controller's "Bypassed" message (``GetNoFitReason``); another reason the scheduler set is
+    kept; any other, pending evaluation."""
+    if e.prior is None:
+        return Verdict(False, f"not evaluated: an equivalent Workload ({head}) did not fit and Kueue moved this one out "
+                              "of the queue with it (SchedulingEquivalenceHashing); it carries no QuotaReserved condition "
+                              "yet", reason="Pending")  # fmt: skip
+    reason, message = e.prior
+    if reason in ("", PENDING_EVALUATION, "Pending", "Deactivated", "Suspended"):
+        return Verdict(False, BYPASSED, quota_reason=head_reason or PENDING_EVALUATION)
+    if reason in SCHEDULER_SET_REASONS:
+        return Verdict(False, message, quota_reason=reason)
+    return Verdict(False, "Workload is pending evaluation in the scheduling queue", quota_reason=PENDING_EVALUATION)
+
+
 def _base_order(e: Entry) -> tuple:
     """Kueue's queue order within a ClusterQueue: higher priority, then older, then uid
     (:func:`app.kueue.mapping._tie`), then name."""
@@ -1058,11 +1086,12 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                     quota_reason=(asg.no_fit_reason(node) or PENDING) if asg.no_fit else fa.WAITING_FOR_QUOTA)
                 if strict:
                     block(e.queue, e.key, "a StrictFIFO queue")
-                elif e.equivalence is not None:  # (NoFit / PreemptionNoCandidates: handleInadmissibleHash)
+                elif e.equivalence is not None and not asg.pending_flavors:
+                    # (NoFit / PreemptionNoCandidates into the inadmissible set: handleInadmissibleHash; a head
+                    # with flavors left to try goes back to the heap before, RequeueIfNotPresent)
                     for other in [x for x in pending[e.queue] if x.equivalence == e.equivalence]:
                         pending[e.queue].remove(other)
-                        out[other.key] = Verdict(False, f"{BYPASSED} ({e.key}, SchedulingEquivalenceHashing)",
-                                                 quota_reason=out[e.key].quota_reason or PENDING_EVALUATION)  # fmt: skip
+                        out[other.key] = _bypassed(other, e.key, out[e.key].quota_reason)
                 continue
             if deferred:
                 hold(e, asg, [], False)

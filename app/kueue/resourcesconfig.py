@@ -123,11 +123,12 @@ def _canonical(name: str, value: Fraction) -> int:
     return max(0, saturate(name, whole))
 
 
-def read(raw: Any, ptr: str, ident: dict[str, str], notes: list[str], strategy_gate: bool = True) -> ResourcesConfig:
+def read(raw: Any, ptr: str, ident: dict[str, str], notes: list[str], strategy_gate: bool = True,
+         gates: dict[str, bool] | None = None) -> ResourcesConfig:
     """``resources`` of Kueue's Configuration, defaulted and validated as Kueue does
     (``deviceClassMappings``: :func:`app.kueue.dra.read_mappings`).
     ``strategy_gate``: the ``QuotaCheckStrategy`` feature gate (off: ``quotaCheckStrategy``
-    is neither validated nor applied)."""
+    is neither validated nor applied); ``gates``: the feature gates (``deviceClassMappings``' sources)."""
     if not isinstance(raw, dict):
         raise InputError("'resources' must be an object", ptr, ident)
     exclude = r.lst(raw, "excludeResourcePrefixes", ptr, ident)
@@ -164,5 +165,6 @@ def read(raw: Any, ptr: str, ident: dict[str, str], notes: list[str], strategy_g
                              f'"{BLOCK_UNDECLARED}"', sp, ident)  # fmt: skip
         if exclude and strategy == IGNORE_UNDECLARED:
             raise InputError("excludeResourcePrefixes is not allowed when quotaCheckStrategy is IgnoreUndeclared", sp, ident)
-    mapper = dra.read_mappings(r.lst(raw, "deviceClassMappings", ptr, ident), join_pointer(ptr, "deviceClassMappings"), ident)
+    mapper = dra.read_mappings(r.lst(raw, "deviceClassMappings", ptr, ident), join_pointer(ptr, "deviceClassMappings"), ident,
+                               gates)  # fmt: skip
     return ResourcesConfig(tuple(exclude), transformations, strategy == IGNORE_UNDECLARED, mapper)
