@@ -47,7 +47,10 @@ a ResourceFlavor, a ClusterQueue using it too), so that the request is complete.
 ``Configuration`` with ``featureGates: {ConcurrentAdmission: true}`` is posted with them.
 Gangplank does not model the gate (``app/kueue/featuregates.py``: not in ``MODELLED``).
 
-Differences (strict xfails; Gangplank accepts, with a 200, what Kueue's API server refuses):
+Differences (strict xfails). Gangplank refuses (422) what a cluster can hold: a ClusterQueue whose
+``onFlavors`` names no flavor of its groups, which Kueue's webhook keeps on update while
+``RejectUpdatesToCQWithInvalidOnFlavors`` is off (its default). Gangplank accepts, with a 200,
+what Kueue's API server refuses:
 
 * resource names that are not qualified names (``validateResourceName``);
 * an ``onFlavors`` check is right, but a resource group without ``coveredResources`` or a flavor
@@ -68,13 +71,15 @@ Differences (strict xfails; Gangplank accepts, with a 200, what Kueue's API serv
 
 Not transcribed:
 
-* ``TestValidateClusterQueueUpdate`` (all 11 cases): ``ValidateClusterQueueUpdate`` compares the
-  ClusterQueue with its previous version (``concurrentAdmissionPolicy`` immutable; legacy invalid
-  ``onFlavors`` tolerated on unrelated updates while ``RejectUpdatesToCQWithInvalidOnFlavors``,
-  alpha, is off). ``/v1/admissions`` reads one snapshot: there is no previous version. (Its
-  "legacy cluster queue with invalid onFlavors ... gate is disabled" case shows that a cluster
-  upgraded from an older Kueue can hold a ClusterQueue whose ``onFlavors`` names no flavor of its
-  groups; Gangplank answers 422 for it -- not a transcribed case, noted here.)
+* ``TestValidateClusterQueueUpdate``, 10 of its 11 cases: ``ValidateClusterQueueUpdate``
+  compares the ClusterQueue with its previous version (``concurrentAdmissionPolicy`` immutable;
+  legacy invalid ``onFlavors`` tolerated on unrelated updates while
+  ``RejectUpdatesToCQWithInvalidOnFlavors``, alpha, is off); ``/v1/admissions`` reads one
+  snapshot, with no previous version, and the new objects of those cases are either plain
+  (queueingStrategy changes) or refused as on create (``onFlavors`` naming no flavor, checked by
+  :func:`test_admission_check_on_flavors_name_flavors_of_the_queue`). Transcribed: "legacy
+  cluster queue with invalid onFlavors allows unrelated updates when the feature gate is
+  disabled", as what a cluster can hold (:func:`test_a_legacy_invalid_on_flavors_rule_can_be_held`).
 * The ``Default`` methods (the ``kueue.x-k8s.io/resource-in-use`` finalizer on ClusterQueues
   and ResourceFlavors): a finalizer changes no admission.
 * Each Go case's ``wantDetail`` / ``wantBadValue`` (the error's message and value): Gangplank's
@@ -393,6 +398,27 @@ def test_flavor_fungibility_preference_needs_try_next_flavor_both_ways(client, o
     """clusterqueue_webhook_test.go TestValidateClusterQueue; validateFlavorFungibility (and
     the CRD's rule on FlavorFungibility): a ``preference`` needs ``whenCanBorrow`` and
     ``whenCanPreempt`` both TryNextFlavor."""
+    check(client, obj, want)
+
+
+# -- TestValidateClusterQueueUpdate: what a cluster can hold -----------------------------------
+LEGACY = make_cq([fq("alpha", ("cpu", "1"))], admissionChecksStrategy={"admissionChecks": [{"name": "ac1", "onFlavors": ["ghost"]}]})
+
+
+@pytest.mark.parametrize("obj, want", [
+    case("legacy cluster queue with invalid onFlavors allows unrelated updates when the feature gate is disabled",
+         LEGACY, None,
+         "Gangplank refuses (422 at admissionChecksStrategy/admissionChecks/0/onFlavors/0) a ClusterQueue Kueue's "
+         "webhook lets a cluster keep: with RejectUpdatesToCQWithInvalidOnFlavors off (its default), an update keeping "
+         "a legacy rule's invalid onFlavors is accepted (validateAdmissionCheckOnFlavorsUpdate)"),
+])  # fmt: skip
+def test_a_legacy_invalid_on_flavors_rule_can_be_held(client, obj, want):
+    """clusterqueue_webhook_test.go TestValidateClusterQueueUpdate "legacy cluster queue with
+    invalid onFlavors allows unrelated updates when the feature gate is disabled": the new
+    ClusterQueue of that update (onFlavors ``ghost``, no flavor of its groups), which the
+    webhook accepts with ``RejectUpdatesToCQWithInvalidOnFlavors`` off (alpha, its default): a
+    cluster upgraded from a Kueue without the onFlavors check holds it, so a snapshot can, and
+    Kueue reads it (the check runs for no flavor of the queue). The answer must be a 200."""
     check(client, obj, want)
 
 
