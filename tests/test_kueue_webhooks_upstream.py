@@ -69,6 +69,33 @@ what Kueue's API server refuses:
 * ResourceFlavor ``nodeLabels`` keys or values that are not labels, taints with keys that are
   not label names or duplicate ``(key, effect)``.
 
+Counts: the 54 Go cases transcribed (all 39 of ``TestValidateClusterQueue``, the 3 + 3 + 3 of the
+total tests, ``TestValidateCohort``'s 1, ``TestValidateResourceFlavor``'s 4, 1 of
+``TestValidateClusterQueueUpdate``'s 11) are 55 tests ("multiple resource groups" checks two
+rules): 30 pass, 25 are strict xfails; 6 ``(completed)`` tests (4 pass, 2 xfail) and 11 ``extra:``
+tests (6 pass, 5 xfail).
+
+Other transcriptions post objects Kueue's API server refuses, as Go's cache and scheduler tests
+build them without one (found by checking every Kueue object the other Kueue tests post against
+these rules); they rely on Gangplank accepting them, and would fail were it to refuse them:
+
+* a ClusterQueue ``borrowingLimit`` without ``cohortName`` (the CRD rule; ``validateLimit``):
+  ``TestSchedule``'s ``sales`` fixture (``Resource("cpu", "50", "0")``, no cohort), so every case
+  of tests/test_kueue_scheduler_upstream.py (``test_schedule``, ``test_quota_reserved_reason``)
+  and of tests/test_kueue_scheduler_fs_upstream.py (``test_schedule_fair_sharing``,
+  ``test_quota_reserved_reason``); tests/test_kueue_scheduling_context_upstream.py
+  ``test_first_cycle`` (1 case), ``test_second_schedule`` (2); and
+  tests/test_kueue_crd_fields.py ``test_borrowing_limit_without_a_cohort_is_read_and_named``,
+  which checks that it is read and named;
+* a resource covered by two resource groups (``validateResourceGroups``):
+  tests/test_kueue_quota.py ``test_a_resource_two_groups_cover_takes_the_first_groups_flavor_and_is_warned``,
+  tests/test_kueue_flavor_assigner_upstream.py ``test_assign_flavors`` "multiple flavors, leader
+  worker set, workers request GPU, leader does not request GPU", tests/test_kueue_snapshot_upstream.py
+  ``test_cohort_provides_resources`` (a Cohort), tests/test_kueue_scheduler_fs_upstream.py
+  "with fair sharing: nominal-first ordering admits workload fitting within nominal" (both tests);
+* a flavor in two resource groups: tests/test_kueue_no_fit_reason_upstream.py
+  ``test_no_fit_reason`` "flavor spanning multiple resource groups".
+
 Not transcribed:
 
 * ``TestValidateClusterQueueUpdate``, 10 of its 11 cases: ``ValidateClusterQueueUpdate``
