@@ -47,33 +47,24 @@ a ResourceFlavor, a ClusterQueue using it too), so that the request is complete.
 ``Configuration`` with ``featureGates: {ConcurrentAdmission: true}`` is posted with them.
 Gangplank does not model the gate (``app/kueue/featuregates.py``: not in ``MODELLED``).
 
-Differences (strict xfails). Gangplank refuses (422) what a cluster can hold: a ClusterQueue whose
-``onFlavors`` names no flavor of its groups, which Kueue's webhook keeps on update while
-``RejectUpdatesToCQWithInvalidOnFlavors`` is off (its default). Gangplank accepts, with a 200,
-what Kueue's API server refuses:
+Differences found when transcribed (strict xfails then), most fixed since (Gangplank now
+refuses with a 422 at the field what the webhook or CRD refuses: qualified resource names,
+``minItems`` / ``maxItems`` of a group's lists, the flavor resources' order, a ``lendingLimit``
+without a cohort or parent or above the nominal quota, the totals, ``namespaceSelector`` and
+ResourceFlavor labels, taints, a fair-sharing weight in (0, 1n]). Still strict xfails:
 
-* resource names that are not qualified names (``validateResourceName``);
-* an ``onFlavors`` check is right, but a resource group without ``coveredResources`` or a flavor
-  without ``resources`` (CRD ``+required``, ``minItems: 1``) is accepted;
-* a ``lendingLimit`` without ``cohortName`` (ClusterQueue) or ``parentName`` (Cohort), and a
-  Cohort's ``borrowingLimit`` without ``parentName`` (``validateLimit``); a ClusterQueue's
-  ``borrowingLimit`` without ``cohortName`` (the CRD rule and ``validateLimit``) is accepted with
-  a warning;
-* a ``lendingLimit`` above the ``nominalQuota`` (``validateLendingLimit``);
-* ``namespaceSelector.matchLabels`` keys that are not label keys (``ValidateLabelSelector``);
-* a flavor's resources in another order than ``coveredResources``;
-* a resource covered by two resource groups (accepted with a warning), a flavor in two groups;
-* more than 64 flavors or covered resources in one group (CRD ``maxItems``), more than 256
-  flavors or covered resources in all, more than 512 flavor-resource pairs in a group;
-* the ``ConcurrentAdmission`` rules with the gate on (and a ``migration`` without ``mode``);
-* ResourceFlavor ``nodeLabels`` keys or values that are not labels, taints with keys that are
-  not label names or duplicate ``(key, effect)``.
+* Gangplank refuses (422) what a cluster can hold: a ClusterQueue whose ``onFlavors`` names no
+  flavor of its groups, which an update may keep with ``RejectUpdatesToCQWithInvalidOnFlavors``
+  off (a what-if's new ClusterQueue is refused on create, which the 422 serves);
+* accepted with a warning, as Kueue's own cache and scheduler tests build them: a
+  ClusterQueue's ``borrowingLimit`` without ``cohortName`` (and a Cohort's without a parent), a
+  resource or a flavor in two resource groups;
+* the ``ConcurrentAdmission`` rules with the gate on (the gate is not modelled).
 
 Counts: the 54 Go cases transcribed (all 39 of ``TestValidateClusterQueue``, the 3 + 3 + 3 of the
 total tests, ``TestValidateCohort``'s 1, ``TestValidateResourceFlavor``'s 4, 1 of
 ``TestValidateClusterQueueUpdate``'s 11) are 55 tests ("multiple resource groups" checks two
-rules): 30 pass, 25 are strict xfails; 6 ``(completed)`` tests (4 pass, 2 xfail) and 11 ``extra:``
-tests (6 pass, 5 xfail).
+rules); with the ``(completed)`` and ``extra:`` tests, 72 tests: 60 pass, 12 strict xfails.
 
 Other transcriptions post objects Kueue's API server refuses, as Go's cache and scheduler tests
 build them without one (found by checking every Kueue object the other Kueue tests post against
@@ -239,8 +230,7 @@ CRD_ACCEPTS = "Gangplank accepts (200) what Kueue's CRD refuses: "
 @pytest.mark.parametrize("obj, want", [
     case("built-in resources with qualified names", make_cq([fq("default", ("cpu", "0"))]), None),
     case("extended resources with qualified names", make_cq([fq("default", ("example.com/gpu", "0"))]), None),
-    case("invalid resource name", make_cq([fq("default", ("@cpu", "0"))]), f"{RG0}/coveredResources/0",
-         ACCEPTS + "coveredResources '@cpu' is not a qualified name (validateResourceName, content.IsLabelKey)"),
+    case("invalid resource name", make_cq([fq("default", ("@cpu", "0"))]), f"{RG0}/coveredResources/0"),
 ])  # fmt: skip
 def test_covered_resources_are_qualified_names(client, obj, want):
     """clusterqueue_webhook_test.go TestValidateClusterQueue; validateResourceGroups ->
@@ -269,10 +259,8 @@ def test_admission_check_on_flavors_name_flavors_of_the_queue(client, obj, want)
 @pytest.mark.parametrize("obj, want", [
     case("admissionCheckStrategy defined with a valid flavor",
          make_cq([fq("flavor1")], admissionChecksStrategy={"admissionChecks": [{"name": "ac1", "onFlavors": ["flavor1"]}]}),
-         f"{RG0}/coveredResources",
-         CRD_ACCEPTS + "a resource group without coveredResources (required, minItems 1) and a flavor without resources"),
-    case("flavor with qualified names", make_cq([fq("x86")]), f"{RG0}/coveredResources",
-         CRD_ACCEPTS + "a resource group without coveredResources (required, minItems 1) and a flavor without resources"),
+         f"{RG0}/coveredResources"),
+    case("flavor with qualified names", make_cq([fq("x86")]), f"{RG0}/coveredResources"),
     case("flavor with qualified names (completed)", make_cq([fq("x86", ("cpu", "0"))]), None),
 ])  # fmt: skip
 def test_a_resource_group_covers_resources_and_its_flavors_list_them(client, obj, want):
@@ -301,8 +289,7 @@ def test_quotas_and_limits_are_not_negative(client, obj, want):
 
 @pytest.mark.parametrize("obj, want", [
     case("in cohort", make_cq(cohortName="prod"), None),
-    case("flavor quota with lendingLimit and empty cohort", make_cq([fq("x86", ("cpu", "1", "", "1"))]), f"{Q0}/lendingLimit",
-         ACCEPTS + "a lendingLimit on a ClusterQueue without cohortName (validateLimit: must be nil when cohort is empty)"),
+    case("flavor quota with lendingLimit and empty cohort", make_cq([fq("x86", ("cpu", "1", "", "1"))]), f"{Q0}/lendingLimit"),
     case("extra: borrowingLimit and empty cohort (the CRD rule and validateLimit)", make_cq([fq("x86", ("cpu", "1", "1"))]),
          f"{Q0}/borrowingLimit",
          CRD_ACCEPTS + "a borrowingLimit on a ClusterQueue without cohortName (accepted with a warning)"),
@@ -317,8 +304,7 @@ def test_borrowing_and_lending_limits_need_a_cohort(client, obj, want):
 
 @pytest.mark.parametrize("obj, want", [
     case("flavor quota with lendingLimit greater than nominalQuota",
-         make_cq([fq("x86", ("cpu", "1", "", "2"))], cohortName="cohort"), f"{Q0}/lendingLimit",
-         ACCEPTS + "lendingLimit 2 above nominalQuota 1 (validateLendingLimit: must be less than or equal to the nominalQuota)"),
+         make_cq([fq("x86", ("cpu", "1", "", "2"))], cohortName="cohort"), f"{Q0}/lendingLimit"),
     case("extra: lendingLimit equal to nominalQuota", make_cq([fq("x86", ("cpu", "1", "", "1"))], cohortName="cohort"), None),
 ])  # fmt: skip
 def test_lending_limit_is_at_most_the_nominal_quota(client, obj, want):
@@ -338,8 +324,7 @@ def test_empty_queueing_strategy_is_supported(client):
 
 @pytest.mark.parametrize("obj, want", [
     case("namespaceSelector with invalid labels", make_cq(namespaceSelector={"matchLabels": {"nospecialchars^=@": "bar"}}),
-         ("/spec/namespaceSelector/matchLabels", "/spec/namespaceSelector/matchLabels/nospecialchars^=@"),
-         ACCEPTS + "namespaceSelector.matchLabels key 'nospecialchars^=@' is not a label key (ValidateLabelSelector)"),
+         ("/spec/namespaceSelector/matchLabels", "/spec/namespaceSelector/matchLabels/nospecialchars^=@")),
     case("namespaceSelector with invalid expressions",
          make_cq(namespaceSelector={"matchExpressions": [{"key": "key", "operator": "In"}]}),
          "/spec/namespaceSelector/matchExpressions/0/values"),
@@ -358,9 +343,7 @@ REORDERED = make_cq(groups=[{"coveredResources": ["cpu", "memory"], "flavors": [
 
 @pytest.mark.parametrize("obj, want", [
     case("multiple resource groups", MULTI, None),
-    case("resources in a flavor in different order", REORDERED, f"{RG0}/flavors/1/resources/0/name",
-         ACCEPTS + "flavor beta lists memory, cpu against coveredResources cpu, memory (must match the name in "
-                   "coveredResources)"),
+    case("resources in a flavor in different order", REORDERED, f"{RG0}/flavors/1/resources/0/name"),
 ])  # fmt: skip
 def test_flavor_resources_follow_covered_resources_in_order(client, obj, want):
     """clusterqueue_webhook_test.go TestValidateClusterQueue; validateFlavorQuotas: the i-th
@@ -509,16 +492,14 @@ TOO_MANY = "Gangplank accepts (200) what Kueue's API server refuses: "
 
 @pytest.mark.parametrize("obj, want", [
     case("within limit (10 flavors)", make_cq(make_flavors(10)), None),
-    case("At limit (256 flavors)", make_cq(make_flavors(256)), f"{RG0}/flavors",
-         CRD_ACCEPTS + "256 flavors in one resource group (maxItems 64)"),
-    case("over limit (257 flavors)", make_cq(make_flavors(257)), f"{RG0}/flavors",
-         CRD_ACCEPTS + "257 flavors in one resource group (maxItems 64; the webhook: more than 256 in all)"),
+    case("At limit (256 flavors)", make_cq(make_flavors(256)), f"{RG0}/flavors"),
+    case("over limit (257 flavors)", make_cq(make_flavors(257)), f"{RG0}/flavors"),
     case("At limit (256 flavors) (completed)",
          make_cq(groups=[rg(*make_flavors(64, f"r{i}", f"f{i}-")) for i in range(4)]), None),
     case("over limit (257 flavors) (completed)",
          make_cq(groups=[rg(*fl) for fl in [make_flavors(64, f"r{i}", f"f{i}-") for i in range(4)]
                          + [make_flavors(1, "r4", "f4-")]]),
-         "/spec/resourceGroups", ACCEPTS + "257 flavors over 5 resource groups (validateTotalFlavors: must be <= 256)"),
+         "/spec/resourceGroups"),
 ])  # fmt: skip
 def test_at_most_256_flavors_in_all_resource_groups(client, obj, want):
     """clusterqueue_webhook_test.go TestValidateTotalFlavors; validateTotalFlavors. Go puts
@@ -533,15 +514,12 @@ RES = [f"res{i:03d}" for i in range(257)]
 
 @pytest.mark.parametrize("obj, want", [
     case("within limit (10 covered resources)", make_cq(groups=[covered_group(RES[:10])]), None),
-    case("At limit (256 covered resources)", make_cq(groups=[covered_group(RES[:256])]), f"{RG0}/coveredResources",
-         CRD_ACCEPTS + "256 coveredResources in one resource group (maxItems 64)"),
-    case("over limit (257 covered resources)", make_cq(groups=[covered_group(RES)]), f"{RG0}/coveredResources",
-         CRD_ACCEPTS + "257 coveredResources in one resource group (maxItems 64; the webhook: more than 256 in all)"),
+    case("At limit (256 covered resources)", make_cq(groups=[covered_group(RES[:256])]), f"{RG0}/coveredResources"),
+    case("over limit (257 covered resources)", make_cq(groups=[covered_group(RES)]), f"{RG0}/coveredResources"),
     case("At limit (256 covered resources) (completed)",
          make_cq(groups=[covered_group(c, f"f{i}") for i, c in enumerate(chunks(RES[:256], 64))]), None),
     case("over limit (257 covered resources) (completed)",
-         make_cq(groups=[covered_group(c, f"f{i}") for i, c in enumerate(chunks(RES, 64))]), "/spec/resourceGroups",
-         ACCEPTS + "257 coveredResources over 5 resource groups (validateTotalCoveredResources: must be <= 256)"),
+         make_cq(groups=[covered_group(c, f"f{i}") for i, c in enumerate(chunks(RES, 64))]), "/spec/resourceGroups"),
 ])  # fmt: skip
 def test_at_most_256_covered_resources_in_all_resource_groups(client, obj, want):
     """clusterqueue_webhook_test.go TestValidateTotalCoveredResources;
@@ -555,8 +533,7 @@ def test_at_most_256_covered_resources_in_all_resource_groups(client, obj, want)
 @pytest.mark.parametrize("obj, want", [
     case("within limit (1 flavor × 10 resources = 10)", make_cq(groups=combinations(1, 10)), None),
     case("at limit (8 flavors × 64 resources = 512)", make_cq(groups=combinations(8, 64)), None),
-    case("over limit (9 flavors × 64 resources = 576)", make_cq(groups=combinations(9, 64)), RG0,
-         ACCEPTS + "576 flavor-resource pairs in one resource group (validateFlavorResourceCombinations: must be <= 512)"),
+    case("over limit (9 flavors × 64 resources = 576)", make_cq(groups=combinations(9, 64)), RG0),
 ])  # fmt: skip
 def test_at_most_512_flavor_resource_pairs_in_a_resource_group(client, obj, want):
     """clusterqueue_webhook_test.go TestValidateFlavorResourceCombinations;
@@ -567,8 +544,7 @@ def test_at_most_512_flavor_resource_pairs_in_a_resource_group(client, obj, want
 # -- Cohort: TestValidateCohort --------------------------------------------------------------
 @pytest.mark.parametrize("obj, want", [
     case("flavor quota with lendingLimit and empty parent", make_cohort([fq("x86", ("cpu", "1", "", "1"))]),
-         f"{Q0}/lendingLimit",
-         ACCEPTS + "a lendingLimit on a Cohort without parentName (validateLimit: must be nil when parent is empty)"),
+         f"{Q0}/lendingLimit"),
     case("extra: borrowingLimit and empty parent", make_cohort([fq("x86", ("cpu", "1", "1"))]), f"{Q0}/borrowingLimit",
          ACCEPTS + "a borrowingLimit on a Cohort without parentName (validateLimit: must be nil when parent is empty)"),
     case("extra: lendingLimit with a parent", make_cohort([fq("x86", ("cpu", "1", "", "1"))], parent="root"), None),
@@ -587,8 +563,7 @@ FAIR = ("/spec/fairSharing", "/spec/fairSharing/weight")  # (Go reports the pare
 
 @pytest.mark.parametrize("obj, want", [
     case("extra: negative fairSharing weight", make_cohort(fairSharing={"weight": "-1"}), FAIR),
-    case("extra: fairSharing weight 1n collapses", make_cohort(fairSharing={"weight": "1n"}), FAIR,
-         ACCEPTS + "fairSharing.weight 1n (validateFairSharing: when not 0, weight must be > 10e-9)"),
+    case("extra: fairSharing weight 1n collapses", make_cohort(fairSharing={"weight": "1n"}), FAIR),
     case("extra: fairSharing weight 0", make_cohort(fairSharing={"weight": "0"}), None),
 ])  # fmt: skip
 def test_fair_sharing_weight_is_zero_or_above_one_nano(client, obj, want):
@@ -604,10 +579,8 @@ NODE_LABELS = "/spec/nodeLabels"
 @pytest.mark.parametrize("obj, want", [
     case("empty", make_rf(), None),
     case("valid", make_rf({"foo": "bar"}, [{"key": "spot", "value": "true", "effect": "NoSchedule"}]), None),
-    case("invalid label name", make_rf({"@abc": "foo"}), (NODE_LABELS, f"{NODE_LABELS}/@abc"),
-         ACCEPTS + "nodeLabels key '@abc' is not a label key (ValidateLabels)"),
-    case("invalid label value", make_rf({"foo": "@abc"}), (NODE_LABELS, f"{NODE_LABELS}/foo"),
-         ACCEPTS + "nodeLabels value '@abc' is not a label value (ValidateLabels)"),
+    case("invalid label name", make_rf({"@abc": "foo"}), (NODE_LABELS, f"{NODE_LABELS}/@abc")),
+    case("invalid label value", make_rf({"foo": "@abc"}), (NODE_LABELS, f"{NODE_LABELS}/foo")),
 ])  # fmt: skip
 def test_resource_flavor_node_labels_are_labels(client, obj, want):
     """resourceflavor_webhook_test.go TestValidateResourceFlavor; ValidateResourceFlavor ->
@@ -617,11 +590,10 @@ def test_resource_flavor_node_labels_are_labels(client, obj, want):
 
 @pytest.mark.parametrize("obj, want", [
     case("extra: taint key not a label name", make_rf(taints=[{"key": "@spot", "effect": "NoSchedule"}]),
-         "/spec/nodeTaints/0/key", ACCEPTS + "nodeTaints[0].key '@spot' (validateNodeTaints: ValidateLabelName)"),
+         "/spec/nodeTaints/0/key"),
     case("extra: duplicate taint key and effect",
          make_rf(taints=[{"key": "spot", "value": "a", "effect": "NoSchedule"},
-                         {"key": "spot", "value": "b", "effect": "NoSchedule"}]), "/spec/nodeTaints/1",
-         ACCEPTS + "two nodeTaints with key spot and effect NoSchedule (validateNodeTaints: unique by key and effect)"),
+                         {"key": "spot", "value": "b", "effect": "NoSchedule"}]), "/spec/nodeTaints/1"),
     case("extra: same taint key, other effect",
          make_rf(taints=[{"key": "spot", "effect": "NoSchedule"}, {"key": "spot", "effect": "NoExecute"}]), None),
 ])  # fmt: skip

@@ -1102,6 +1102,21 @@ def _flavor(o: dict, ptr: str, k: KueueObjects) -> None:
         raise InputError(f"duplicate ResourceFlavor {name!r}", join_pointer(ptr, "metadata", "name"), ident)
     if spec.get("topologyName") is not None and not spec.get("nodeLabels"):  # (the ResourceFlavor CRD's rule)
         raise InputError("at least one nodeLabel is required when topology is set", join_pointer(sp, "nodeLabels"), ident)
+    labels_refused(r.str_map(spec, "nodeLabels", sp, ident), join_pointer(sp, "nodeLabels"), ident, "ResourceFlavor")
+    seen_taints: set[tuple[Any, Any]] = set()
+    for i, t in enumerate(r.objects(spec, "nodeTaints", sp, ident, "a taint")):  # (validateNodeTaints)
+        tp = join_pointer(sp, "nodeTaints", i)
+        key = t.get("key")
+        from app.kueue.jobs import label_key_errors  # (jobs imports this module)
+
+        errs = label_key_errors(key) if isinstance(key, str) else ["must be a string"]
+        if errs:
+            raise InputError(f"Invalid value: {key!r}: {'; '.join(errs)} (Kueue's webhook refuses the ResourceFlavor)",
+                             join_pointer(tp, "key"), ident)  # fmt: skip
+        if (key, t.get("effect")) in seen_taints:
+            raise InputError(f"Duplicate value: taints must be unique by key and effect pair: {key}:{t.get('effect')} "
+                             "(Kueue's webhook refuses the ResourceFlavor)", tp, ident)  # fmt: skip
+        seen_taints.add((key, t.get("effect")))
     k.flavors[name] = Flavor(
         name=name,
         node_labels=r.str_map(spec, "nodeLabels", sp, ident),
@@ -1110,6 +1125,22 @@ def _flavor(o: dict, ptr: str, k: KueueObjects) -> None:
         pointer=ptr,
         taints=tuple(r.objects(spec, "nodeTaints", sp, ident, "a taint")),
     )
+
+
+def labels_refused(labels: dict[str, str], ptr: str, ident: dict[str, str], kind: str) -> None:
+    """``ValidateLabels``: every key a label key (``IsQualifiedName``), every value a label
+    value: else a 422 at the key, as Kueue's webhook refuses the object."""
+    from app.kueue.jobs import label_key_errors  # (jobs imports this module)
+    from app.model.selectors import _LABEL_VALUE
+
+    for key, value in labels.items():
+        errs = label_key_errors(key)
+        if not errs and (len(value) > 63 or not _LABEL_VALUE.fullmatch(value)):
+            errs = ["a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and "
+                    "must start and end with an alphanumeric character (at most 63 characters)"]
+        if errs:
+            raise InputError(f"Invalid value: {key}={value!r}: {'; '.join(errs)} (Kueue's webhook refuses the {kind})",
+                             join_pointer(ptr, key), ident)  # fmt: skip
 
 
 def _cluster_queue(o: dict, ptr: str, k: KueueObjects) -> None:

@@ -209,33 +209,84 @@ def _quota_amount(raw: Any, pointer: str, ident: dict[str, str], resource: str) 
     return to_canonical(resource, nanos)
 
 
+#: the CRD's and webhook's bounds on resource groups: items of one list; in all groups; per group
+MAX_GROUP_ITEMS, MAX_TOTAL, MAX_PAIRS = 64, 256, 512
+
+
 def read_groups(spec: dict, sp: str, ident: dict[str, str], node: Node) -> None:
-    """``spec.resourceGroups[]``: covered resources, flavors in order, their quotas."""
-    for i, rg in enumerate(r.lst(spec, "resourceGroups", sp, ident)):
+    """``spec.resourceGroups[]``: covered resources, flavors in order, their quotas; refused as
+    Kueue's CRD and webhooks refuse them (``validateResourceGroups``, ``validateFlavorQuotas``,
+    the totals, ``validateLimit`` for a lending limit, ``validateLendingLimit``): a 422 at the
+    field. (A resource or a flavor in two groups, and a borrowing limit without a cohort, which
+    the webhook also refuses, are read with a warning: Kueue's own cache tests build them.)"""
+    from app.kueue.jobs import label_key_errors  # (jobs imports the objects' readers)
+
+    groups = r.lst(spec, "resourceGroups", sp, ident)
+    flavors_total = covered_total = 0
+    for i, rg in enumerate(groups):
         gp = join_pointer(sp, "resourceGroups", i)
         if not isinstance(rg, dict):
             raise InputError("a resource group must be an object", gp, ident)
-        covered = tuple(c for c in r.lst(rg, "coveredResources", gp, ident) if isinstance(c, str))
+        raw_covered = r.lst(rg, "coveredResources", gp, ident)
+        raw_flavors = r.lst(rg, "flavors", gp, ident)
+        for key, items in (("coveredResources", raw_covered), ("flavors", raw_flavors)):
+            if not items:
+                raise InputError(f"Required value: {key} must have at least 1 item (the CRD's rule)", join_pointer(gp, key),
+                                 ident)  # fmt: skip
+            if len(items) > MAX_GROUP_ITEMS:
+                raise InputError(f"Too many: {len(items)}: must have at most {MAX_GROUP_ITEMS} items (the CRD's rule)",
+                                 join_pointer(gp, key), ident)  # fmt: skip
+        for j, c in enumerate(raw_covered):
+            errs = label_key_errors(c) if isinstance(c, str) else ["must be a string"]
+            if errs:
+                raise InputError(f"Invalid value: {c!r}: {'; '.join(errs)} (Kueue's webhook refuses the {node.kind})",
+                                 join_pointer(gp, "coveredResources", j), ident)  # fmt: skip
+        flavors_total += len(raw_flavors)
+        covered_total += len(raw_covered)
+        covered = tuple(c for c in raw_covered if isinstance(c, str))
         group = ResourceGroup(covered, [])
-        for j, f in enumerate(r.lst(rg, "flavors", gp, ident)):
+        pairs = 0
+        for j, f in enumerate(raw_flavors):
             fp = join_pointer(gp, "flavors", j)
             if not isinstance(f, dict):
                 raise InputError("a flavor quota must be an object", fp, ident)
             fname = r.string(f, "name", fp, ident, required=True)
             group.flavors.append(fname)
-            if len(r.lst(f, "resources", fp, ident)) != len(r.lst(rg, "coveredResources", gp, ident)):  # (the CRD's rule)
+            resources = r.lst(f, "resources", fp, ident)
+            pairs += len(resources)
+            if len(resources) != len(raw_covered):  # (the CRD's rule)
                 raise InputError("flavors must have the same number of resources as the coveredResources",
                                  join_pointer(fp, "resources"), ident)  # fmt: skip
-            for k, res in enumerate(r.lst(f, "resources", fp, ident)):
+            for k, res in enumerate(resources):
                 rp = join_pointer(fp, "resources", k)
                 if not isinstance(res, dict):
                     raise InputError("a resource quota must be an object", rp, ident)
                 rname = r.string(res, "name", rp, ident, required=True)
+                if rname != raw_covered[k]:
+                    raise InputError(f"Invalid value: {rname!r}: must match the name in coveredResources (Kueue's webhook "
+                                     f"refuses the {node.kind})", join_pointer(rp, "name"), ident)  # fmt: skip
                 limits = {key: _quota_amount(res[key], join_pointer(rp, key), ident, rname)
                           for key in ("nominalQuota", "borrowingLimit", "lendingLimit") if res.get(key) is not None}  # fmt: skip
+                if "lendingLimit" in limits:
+                    lp = join_pointer(rp, "lendingLimit")
+                    if not node.parent_name:
+                        raise InputError(f"Invalid value: {res['lendingLimit']!r}: must be nil when "
+                                         f"{'cohort' if node.kind == 'ClusterQueue' else 'parent'} is empty (Kueue's "
+                                         f"webhook refuses the {node.kind})", lp, ident)  # fmt: skip
+                    if node.kind == "ClusterQueue" and limits["lendingLimit"] > limits.get("nominalQuota", 0):
+                        raise InputError(f"Invalid value: {res['lendingLimit']!r}: must be less than or equal to the "
+                                         "nominalQuota (Kueue's webhook refuses the ClusterQueue)", lp, ident)  # fmt: skip
                 node.quotas[(fname, rname)] = Quota(limits.get("nominalQuota", 0), limits.get("borrowingLimit"),
                                                     limits.get("lendingLimit"))  # fmt: skip
+        if pairs > MAX_PAIRS:
+            raise InputError(f"Invalid value: {pairs}: number of flavor-resource combinations in a resourceGroup must be "
+                             f"≤ {MAX_PAIRS}, got {pairs} (Kueue's webhook refuses the {node.kind})", gp, ident)  # fmt: skip
         node.groups.append(group)
+    for what, total in (("flavors", flavors_total), ("covered resources", covered_total)):
+        if total > MAX_TOTAL:
+            raise InputError(f"Invalid value: {total}: total number of {what} across all resourceGroups must be ≤ "
+                             f"{MAX_TOTAL}, got {total} (Kueue's webhook refuses the {node.kind})",
+                             join_pointer(sp, "resourceGroups"), ident)  # fmt: skip
 
 
 def read_cluster_queue(o: dict, ptr: str) -> Node:
@@ -258,7 +309,13 @@ def read_cluster_queue(o: dict, ptr: str) -> Node:
     node.checks = _checks(spec, sp, ident, node)
     node.usage_based = afs.read_mode(spec, sp, ident)
     if spec.get("namespaceSelector") is not None:
-        node.namespace_selector = LabelSelector.parse(spec["namespaceSelector"], join_pointer(sp, "namespaceSelector"), ident)
+        ns = spec["namespaceSelector"]
+        if isinstance(ns, dict) and isinstance(ns.get("matchLabels"), dict):  # (ValidateLabelSelector)
+            from app.kueue.objects import labels_refused  # (objects imports this module)
+
+            labels_refused(r.str_map(ns, "matchLabels", join_pointer(sp, "namespaceSelector"), ident),
+                           join_pointer(sp, "namespaceSelector", "matchLabels"), ident, "ClusterQueue")  # fmt: skip
+        node.namespace_selector = LabelSelector.parse(ns, join_pointer(sp, "namespaceSelector"), ident)
     _fair_weight(spec, sp, ident, node)
     node.fungibility = _fungibility(spec, sp, ident)
     pre = r.obj(spec, "preemption", sp, ident)
@@ -371,7 +428,11 @@ def _fair_weight(spec: dict, sp: str, ident: dict[str, str], node: Node) -> None
     fs = r.obj(spec, "fairSharing", sp, ident)
     raw = fs.get("weight")
     if raw is not None:  # (the quantity's exact value, as Kueue's AsFloat64Slow reads it: not rounded to milli-units)
-        node.fair_weight = _nanos(raw, join_pointer(sp, "fairSharing", "weight"), ident) / 1e9
+        nanos = _nanos(raw, join_pointer(sp, "fairSharing", "weight"), ident)
+        if 0 < nanos <= 1:  # (validateFairSharing: a weight that would collapse)
+            raise InputError(f"Invalid value: {raw!r}: When not 0, weight must be > 10e-9 (Kueue's webhook refuses the "
+                             f"{node.kind})", join_pointer(sp, "fairSharing", "weight"), ident)  # fmt: skip
+        node.fair_weight = nanos / 1e9
         node.fair_weight_set = True
 
 
