@@ -22,6 +22,7 @@ The flavor objects: ``ResourceFlavor`` (``nodeLabels``, ``tolerations``,
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -700,7 +701,7 @@ def _pod_set(raw: Any, pp: str, ident: dict[str, str], summary: limitrange.Summa
         ps.limit_range = tuple(limitrange.violations(spec, ps.request, summary, index))
     if spec.get("resourceClaims"):
         ps.claims = _claims(spec, sp, ident)
-    ps.shape = spec_shape(spec)
+    ps.shape = spec_shape(spec, affinity, tolerations)
     ps.extended = extended_requests(spec)
     if not given:
         _check_slices(ps, ident)
@@ -726,8 +727,13 @@ def extended_requests(spec: dict) -> tuple[tuple[str, dict[str, str]], ...]:
     return tuple(out)
 
 
-def spec_shape(spec: dict) -> bytes:
-    """``utilpod.SpecShape`` of a pod template's spec, canonical JSON (read as written)."""
+_UNENCODABLE = itertools.count()
+
+
+def spec_shape(spec: dict, affinity: Any, tolerations: Any) -> bytes:
+    """``utilpod.SpecShape`` of a pod template's spec, canonical JSON, with its affinity and
+    tolerations as the API server stores them (read by :mod:`app.ingest.stored`); a shape that
+    does not encode (nested past orjson's depth) is equal to no other."""
     def quantities(m: Any) -> Any:  # (marshalled canonically, as Go's resource.Quantity: 10000m is 10)
         if not isinstance(m, dict):
             return m
@@ -744,15 +750,16 @@ def spec_shape(spec: dict) -> bytes:
                  else None, "ports": c.get("ports")} for c in spec.get(kind) or () if isinstance(c, dict)]  # fmt: skip
 
     shape = {"initContainers": containers("initContainers"), "containers": containers("containers"),
-             **{k: spec.get(k) for k in ("nodeSelector", "affinity", "tolerations", "runtimeClassName", "priority",
-                                         "topologySpreadConstraints", "resourceClaims")},
+             "affinity": affinity, "tolerations": list(tolerations),
+             **{k: spec.get(k) for k in ("nodeSelector", "runtimeClassName", "priority", "topologySpreadConstraints",
+                                         "resourceClaims")},
              "overhead": quantities(spec.get("overhead"))}  # fmt: skip
     if isinstance(spec.get("resources"), dict):
         shape["resources"] = quantities(spec["resources"].get("requests"))
     try:
         return orjson.dumps(shape, option=orjson.OPT_SORT_KEYS)
-    except TypeError:  # (an integer past 64 bits: the fields it is in compare as their text)
-        return repr(sorted(shape.items(), key=lambda kv: kv[0])).encode()
+    except TypeError:  # (an integer past 64 bits, a field nested past orjson's depth: equivalent to nothing)
+        return f"unencodable {next(_UNENCODABLE)}".encode()
 
 
 def _claims(spec: dict, sp: str, ident: dict[str, str]) -> tuple[tuple[int, str, str | None, str | None], ...]:
