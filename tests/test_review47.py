@@ -17,9 +17,8 @@ names the rule. Fixed since (they pass):
   workload controller's Misconfigured for an inadmissible Workload, moved or not yet popped (6).
 * KAI: the admission webhook's refusals apply to kai-scheduler pods only (3 cases); the
   mutating webhook's refusal first, with its prefix (2).
-
-Still a strict xfail: Volcano's nodeorder scores read the Node's allocatable without the
-oversubscription (1): Gangplank keeps one allocatable per node.
+* Volcano: nodeorder's kube-scheduler scores read the Node's allocatable without the
+  oversubscription (1).
 """
 
 from __future__ import annotations
@@ -245,12 +244,6 @@ def _oversubscribed_pair() -> list[dict[str, Any]]:
     return [n1, n2, pg, p]
 
 
-@xfail("volcano-sh/volcano pkg/scheduler/framework/util.go:226-233 GenerateNodeMapAndSlice builds the "
-       "kube-scheduler NodeInfo nodeorder scores with (nodeorder.go:218-262, NewFit / NewBalancedAllocation) from "
-       "node.Node, the v1.Node, whose allocatable has no oversubscription (only Volcano's own NodeInfo adds it, "
-       "api/node_info.go:398-407): n1 (4 cpu + 4000 lent) scores as a 4-cpu node, 81 against n2's 85, and the pod "
-       "goes to n2. Gangplank adds the lent cpu to the one allocatable every plugin reads "
-       "(app/ingest/oversubscription.py:53; app/plugins/nodeorder.py:143), n1 scores 87 and takes the pod")  # fmt: skip
 def test_nodeorder_scores_the_nodes_allocatable_without_oversubscription(client):
     body = {"objects": _oversubscribed_pair(), "config": nodeorder_conf("leastrequested"),
             "options": {"now": "2026-11-23T12:00:00Z"}}  # fmt: skip

@@ -75,6 +75,12 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     nodes = _nodes(d)
     table = ResourceTable(_resource_names(d))
     allocatable = table.matrix_shared([n.allocatable for n in d.nodes])  # readers share identical maps
+    scoring = None
+    if d.node_scoring:  # (oversubscribed nodes: kube-scheduler's scores read the Node's own allocatable)
+        scoring = allocatable.copy()
+        for i, n in enumerate(d.nodes):
+            if n.name in d.node_scoring:
+                scoring[i] = table.matrix([d.node_scoring[n.name]])[0]
     node_objs = [
         Node(i, n.name, n.uid, n.labels, n.taints, n.unschedulable, n.ready, n.pointer, n.healthy) for i, n in enumerate(d.nodes)
     ]
@@ -123,6 +129,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         unknown_holds=d.unknown_holds,
     )
     cluster.missing_queues = frozenset(lost)
+    cluster.node_allocatable = scoring
     cluster.hypernodes_not_ready = d.hypernodes_not_ready
     cluster.kai_trees = kai_trees
     cluster.warnings.extend(d.hypernode_notes)

@@ -287,6 +287,9 @@ class Draft:
     kai_pod_topologies: dict[str, Any] = field(default_factory=dict)
     #: Nodes annotated with Volcano's oversubscription: name -> (pointer, those annotations)
     oversubscription: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)
+    #: the nodes oversubscription changed: name -> their allocatable as the Node object says it
+    #: (what kube-scheduler's scores in Volcano's nodeorder read)
+    node_scoring: dict[str, dict[str, int]] = field(default_factory=dict)
     #: Pods KAI reads as legacy MIG tasks (a ``nvidia.com/mig-*`` annotation; named in the warnings).
     legacy_mig: list[PodDraft] = field(default_factory=list)
     #: Pods with DRA resource claims (``spec.resourceClaims``; named in the warnings).

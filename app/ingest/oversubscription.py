@@ -7,7 +7,8 @@ Volcano's ``NodeInfo.setOversubscription`` reads them with ``strconv.ParseFloat`
 dropped (a value it cannot read is 0; one past float64's range is infinite), whatever the
 node's ``volcano.sh/oversubscription`` label says, and ``setNode`` adds them to the node's
 allocatable, capacity and idle, so allocate, preempt and the queue plugins (the cluster's total)
-see the larger node. Under the ``volcano`` profile and a volcano-scheduler.conf only (KAI,
+see the larger node (but for the kube-scheduler scores of ``nodeorder``, which read the Node
+object's allocatable: ``Draft.node_scoring``). Under the ``volcano`` profile and a volcano-scheduler.conf only (KAI,
 Kueue and kube-scheduler read no such annotation). Gangplank keeps whole millicores and bytes
 (a fraction is dropped: a pod's request is whole, so what fits is the same), an amount that
 would leave the node less than nothing leaves it none, and an infinite or NaN one is a 422 at
@@ -39,6 +40,7 @@ def apply(d: Draft) -> None:
         if got is None:
             continue
         ptr, ann = got
+        d.node_scoring[n.name] = n.allocatable
         alloc = dict(n.allocatable)
         for key, resource in RESOURCES:
             if key not in ann:

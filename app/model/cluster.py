@@ -676,6 +676,9 @@ class Cluster:
         self.nodes = nodes
         self.node_index = {n.name: n.idx for n in nodes}
         self.allocatable = allocatable
+        #: the nodes' allocatable as their Node objects say it, where it differs from
+        #: :attr:`allocatable` (Volcano's oversubscription): what kube-scheduler's scores read; None: the same
+        self.node_allocatable: np.ndarray | None = None
         self._tasks = tasks
         self._jobs = jobs
         self._task_index: dict[str, Task] | None = None

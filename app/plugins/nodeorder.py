@@ -140,7 +140,8 @@ class NodeOrder(Plugin):
         """Per node and column (positions in ``self.cols``): (allocatable, requested with the
         task), as integers; ``nonzero`` (cpu and memory): kube-scheduler's non-zero requests."""
         c = self.ssn.cluster
-        alloc = cells(c.allocatable, nodes, self.cols[cols]).astype(np.int64)
+        # (the Node object's allocatable, oversubscription left out: nodeorder's kube-scheduler scorers read it)
+        alloc = cells(c.allocatable if c.node_allocatable is None else c.node_allocatable, nodes, self.cols[cols]).astype(np.int64)
         req = self.requested[nodes][:, cols] + task.req[self.cols[cols]].astype(np.int64)  # type: ignore[index]
         if nonzero and self.nonzero is not None:
             req += self.nonzero[nodes]
