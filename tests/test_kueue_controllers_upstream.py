@@ -50,6 +50,18 @@ Transcribed:
   ``MultipleSingleInstanceControllers`` is an older Kueue's name: this revision has no such
   reason (``apis/kueue/v1beta2/clusterqueue_types.go`` lists the ones above).
 
+30 tests: 28 pass, 2 are strict xfails (Gangplank differs):
+
+* ``test_a_deleted_cluster_queue_without_reservations_is_gone``: Kueue removes the finalizer
+  of a deleted ClusterQueue its cache holds no Workload of (``clusterqueue_controller.go``
+  ``ClusterQueueEmpty``) and the ClusterQueue is gone ("ClusterQueue cq doesn't exist",
+  ``Misconfigured``); Gangplank keeps any ClusterQueue with a ``deletionTimestamp`` as
+  ``Terminating`` (``Suspended``).
+* ``test_a_local_queue_of_a_deleted_cluster_queue_queues_nothing``: with no ClusterQueue at
+  all in the snapshot Gangplank admits on placement alone; Kueue queues nothing of a
+  LocalQueue whose ClusterQueue does not exist (the same case with another ClusterQueue in
+  the snapshot passes).
+
 Not transcribed:
 
 * ``TestUpdateCqStatusIfChanged`` (all 7 cases): ``updateCqStatusIfChanged`` is given the
@@ -287,6 +299,18 @@ def test_a_stopped_local_queue_admits_nothing(client, policy):
     queue = lq("test-queue", "default", "test-cluster-queue")
     queue["spec"]["stopPolicy"] = policy
     w = pending(client, [rf("rf"), cq("test-cluster-queue", CPU10), queue])
+    assert (w["admitted"], w["reason"], w["quotaReservedReason"]) == (False, "LocalQueueInactive", "Suspended"), w
+    assert w["message"].startswith("LocalQueue test-queue is inactive"), w["message"]
+
+
+def test_a_stopped_local_queue_is_named_before_its_inactive_cluster_queue(client):
+    """``localqueue_controller.go Reconcile`` (as ``TestLocalQueueReconcile`` "local queue with
+    Hold StopPolicy" checks): a stopped LocalQueue is ``Stopped`` whatever its ClusterQueue's
+    state, and the workload controller's ``getQueueBlocker`` names an inactive LocalQueue
+    before an inactive ClusterQueue: "LocalQueue test-queue is inactive", ``Suspended``."""
+    queue = lq("test-queue", "default", "test-cluster-queue")
+    queue["spec"]["stopPolicy"] = "Hold"
+    w = pending(client, [cq("test-cluster-queue", CPU10), queue])  # (its flavor rf is missing)
     assert (w["admitted"], w["reason"], w["quotaReservedReason"]) == (False, "LocalQueueInactive", "Suspended"), w
     assert w["message"].startswith("LocalQueue test-queue is inactive"), w["message"]
 
