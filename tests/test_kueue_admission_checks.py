@@ -189,11 +189,18 @@ def test_a_missing_flavor_makes_the_cluster_queue_inactive(client):
 
 
 def test_a_terminating_cluster_queue_admits_nothing(client):
+    """A ClusterQueue being deleted stays (its finalizer) while a Workload holds its quota, and
+    admits nothing more; holding none, it is gone (the Workload's LocalQueue names no queue)."""
     q = queue()
     q["metadata"]["deletionTimestamp"] = "2026-11-23T10:00:00Z"
-    a = post(client, body([wl("w", 8)], [flavor("f"), q, lq("lq", "cq")]))
+    held = workload("held", pod_set(count=1), queueName="lq") | {"status": {"admission": {"clusterQueue": "cq",
+        "podSetAssignments": [{"name": "main", "count": 1, "flavors": {"nvidia.com/gpu": "f"},
+                               "resourceUsage": {"nvidia.com/gpu": "8"}}]}}}  # fmt: skip
+    a = post(client, body([held, wl("w", 8)], [flavor("f"), q, lq("lq", "cq")]))
     assert one(a, "ml/w")["message"] == ("ClusterQueue cq is inactive (Terminating): Can't admit new workloads; "
                                          "clusterQueue is terminating")  # fmt: skip
+    a = post(client, body([wl("w", 8)], [flavor("f"), q, lq("lq", "cq")]))
+    assert one(a, "ml/w")["quotaReservedReason"] == "Misconfigured" and "does not exist" in one(a, "ml/w")["message"]
 
 
 def test_an_inactive_cluster_queue_keeps_its_quota_and_usage_in_its_cohort(client):

@@ -184,12 +184,6 @@ def test_a_terminating_cluster_queue_holding_a_reservation_admits_nothing(client
     assert_cq_inactive(w, "cq", "Terminating", "Can't admit new workloads; clusterQueue is terminating")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Kueue removes the finalizer of a deleted ClusterQueue whose cache holds no reserving Workload "
-    "(ClusterQueueEmpty: a finished one does not count) and the API server deletes it: a Workload of its "
-    "LocalQueue is then 'ClusterQueue cq doesn't exist' (getQueueBlocker, quotaReservedReason Misconfigured); "
-    "Gangplank keeps the terminating ClusterQueue and answers ClusterQueueInactive (Terminating), "
-    "quotaReservedReason Suspended"))  # fmt: skip
 def test_a_deleted_cluster_queue_without_reservations_is_gone(client):
     """``clusterqueue_controller_test.go TestClusterQueueReconcile`` "finished workload does not
     block deletion: finalizer removed and ClusterQueue deleted": ``Reconcile`` removes the
@@ -264,7 +258,9 @@ def test_an_inactive_cluster_queue_admits_nothing_and_says_why(client, objects, 
     (``clusterqueue_controller_test.go TestUpdateCqStatusIfChanged``, which passes them in)
     writes to the ``Active`` condition; the scheduler's ``nominate`` leaves a Workload of the
     queue pending ("ClusterQueue cq is inactive", ``Suspended``)."""
-    w = pending(client, [*objects, lq("test-queue", "default", "cq")])
+    # (a ClusterQueue being deleted stays while a Workload holds its quota: ClusterQueueEmpty)
+    held = (wl("wl", "default", queue="test-queue", cpu="1", simple=("cq", "rf")),) if reason == "Terminating" else ()
+    w = pending(client, [*objects, lq("test-queue", "default", "cq")], others=held)
     assert_cq_inactive(w, "cq", reason, message)
 
 
@@ -338,10 +334,6 @@ def assert_no_cluster_queue(w: dict[str, Any]) -> None:
     assert w["admission"] is None
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a snapshot without any ClusterQueue is Gangplank's placement-only mode: it admits the Workload "
-    "(reason Admitted, no quotaReservedReason); Kueue admits nothing of a LocalQueue whose ClusterQueue is gone "
-    "(getQueueBlocker: 'ClusterQueue test-cluster-queue doesn't exist', Misconfigured)"))  # fmt: skip
 def test_a_local_queue_of_a_deleted_cluster_queue_queues_nothing(client):
     """``localqueue_controller_test.go TestLocalQueueReconcile`` "cluster queue deleted while
     its scheduler cache entry is still present", as Go has it (that ClusterQueue is the only

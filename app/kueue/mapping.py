@@ -310,7 +310,18 @@ class Admissions:
         their cohort (Kueue's cohort counts every child queue); a Workload with failed
         admission checks waits."""
         k = self.kueue
-        if not k.quota_queues:
+        # a ClusterQueue being deleted that holds no Workload with quota is gone: Kueue removes
+        # its finalizer (ClusterQueueEmpty; a finished Workload does not count)
+        holding = {wl.admission[0] for wl in self.workloads if wl.admission is not None and not wl.ready.finished}
+        gone = sorted(name for name, node in k.quota_queues.items() if node.terminating and name not in holding)
+        for name in gone:
+            del k.quota_queues[name]
+            k.cluster_queues.pop(name, None)
+        if gone:
+            self.notes.append(f"ClusterQueue(s) {', '.join(gone)} are being deleted and hold no Workload with quota: Kueue "
+                              "removes their finalizer and the API server deletes them, so their LocalQueues' Workloads "
+                              "are not queued")  # fmt: skip
+        if not k.quota_queues and not k.local_queues:  # (no Kueue queues at all: the what-if)
             return
         topologies = {t.name for t in d.topologies if t.kind in ("kueue", "kai")}
         inactive = {name: why for name, node in k.quota_queues.items()
