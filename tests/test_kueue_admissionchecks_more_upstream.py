@@ -1,0 +1,246 @@
+"""Kueue's admission-check states, the Admitted condition and the workload controller's
+requeue handling in ``/v1/admissions`` (app/kueue/admissionchecks.py, app/kueue/mapping.py,
+app/kueue/admit.py, app/kueue/waitforpodsready.py).
+
+Transcribed from kubernetes-sigs/kueue (commit ff69552e79ad21652c36caa97038382e55625cf7):
+
+* ``pkg/workload/admissionchecks_test.go``: ``TestSyncAdmittedCondition`` (14 of its 19
+  cases), ``TestGetMaxRetryTime`` (all 7);
+* ``pkg/controller/core/workload_controller_requeue_test.go``: ``TestReconcileRequeue``
+  (all 17 cases).
+
+The code read with them: ``pkg/workload/admissionchecks.go`` (``SyncAdmittedCondition``,
+``HasAllChecksReady``, ``HasRetryChecks`` / ``HasRejectedChecks``, ``GetMaxRetryTime``,
+``NeedsRequeueAtUpdate``), ``pkg/controller/core/workload_controller.go`` (``Reconcile``: the
+requeueAt update from the checks' retry times, the backoff wait, the ``Requeued`` condition
+flips; ``reconcileSyncAdmissionChecks``, ``reconcileCheckBasedEviction``,
+``reconcileNotReadyTimeout``), ``pkg/workload/evict/evict.go`` (``resetChecksOnEviction``)
+and the scheduler's ``nominate`` / ``prepareWorkload``.
+
+How a Go case becomes a request:
+
+* Go's ``MakeWorkload("foo", "bar")`` is a Workload ``ml/a`` of one podSet ``main`` (one pod,
+  1 cpu and 8 GPUs) in LocalQueue ``lq`` of ClusterQueue ``cq`` (flavor ``f``, 64 GPUs) on
+  the eight nodes of tests/test_admissions.py. A Go Workload without a queue name gets
+  ``lq`` (else Kueue never queues it and no answer shows the rule).
+* A reservation (Go: the ``QuotaReserved`` condition True, ``ReserveQuotaAt``) is
+  ``status.admission`` on ``cq`` / ``f`` plus that condition: Kueue never has one without
+  the other. ``checkStates`` / ``AdmissionCheck(...)`` are ``status.admissionChecks``; the
+  ClusterQueue runs exactly those checks (``admissionChecksStrategy``, every flavor), and
+  each is an active ``AdmissionCheck``, so that the workload controller's
+  ``reconcileSyncAdmissionChecks`` (which makes a Workload's list the queue's) changes
+  nothing. An ``Admitted`` condition True has ``PodsReady`` True beside it (Kueue's default
+  WaitForPodsReady would otherwise time it out: the Go unit tests run no such controller).
+* ``TestSyncAdmittedCondition`` calls ``SyncAdmittedCondition`` directly. Kueue calls it
+  from the scheduler when it reserves quota (``prepareWorkload``), from the workload
+  controller only for a Workload whose ``Admitted`` condition is not True (``Reconcile``:
+  "If the workload is admitted, updating the status here would set the Admitted condition
+  to false before the workloads eviction"), and at an eviction
+  (``UnsetQuotaReservationWithCondition``). So the answer is what Kueue does with the case's
+  Workload: a reserved one not yet admitted is ``AlreadyAdmitted`` once every check is Ready,
+  ``QuotaReserved`` while one is not; one without a reservation is queued and the
+  scheduler's ``prepareWorkload`` decides at its reservation; one whose ``Admitted``
+  condition is already True keeps it (the cases "check lost" and "pending delayed topology
+  request; flip from Admitted=true" flip it only in the direct call). The answer's
+  ``admissionChecks`` are the states the Workload's status holds.
+* ``TestGetMaxRetryTime``'s value is what ``NeedsRequeueAtUpdate`` writes into
+  ``requeueState.requeueAt`` when it is after now, keeping the Workload out of its queue until
+  then (``Reconcile``: "Waiting for backoff to finish"). Each case is a pending Workload
+  with those checks (all ``Retry``), answered at Go's ``baseTime``: in the backoff (reason
+  ``Pending``, the message naming ``requeueAt``), or, without a retry time, not admitted for
+  its failed checks (``FailedAdmissionChecks``, Kueue's ``nominate``: "The workload has
+  failed admission checks", ``PendingEvaluation``).
+* ``TestReconcileRequeue``: Go's ``now`` is :data:`T0`; every answer is at ``T0 + 6s``
+  (between the cases' 5 s and 7 s retry delays). The WaitForPodsReady options
+  (``timeout``, ``recoveryTimeout``, ``requeuingBackoffLimitCount``,
+  ``requeuingBackoffBaseSeconds``, ``requeuingBackoffMaxDuration``) are a Configuration's
+  ``waitForPodsReady``; an eviction is the answer's ``reason`` (``PodsReadyTimeout``). The
+  ``Requeued`` condition cases compare whether the Workload is queued: ``Admitted`` (it
+  fits) or ``Pending`` (kept out). The Go test's ``cmp`` ignores ``requeueState.requeueAt``
+  (``workloadCmpOpts``), so the times below are what ``NeedsRequeueAtUpdate`` computes, not
+  its ``wantWorkload`` (which says ``now + 10s`` for "should always use the biggest
+  admission check delay", where the code gives ``now + 7s``).
+
+Not transcribed:
+
+* ``TestSyncAdmittedCondition`` "empty" and "no reservation, no condition initially": the
+  ``Admitted`` condition of a Workload without a reservation (written only with the
+  ``UnadmittedWorkloadsExplicitStatus`` gate, off by default); the answer has no
+  ``Admitted`` condition, and the Workload's answer is the scheduler's, which
+  tests/test_kueue_admission_checks.py checks.
+* ``TestSyncAdmittedCondition`` "reservation lost with past admitted time (set)" and
+  "(add)": ``accumulatedPastExecutionTimeSeconds`` bookkeeping (timing only); the rest of
+  those cases is "reservation lost".
+* ``TestReconcileRequeue``'s ``requeueState.count`` / ``requeueAt`` after a PodsReady
+  eviction ("increment re-queue count": 4 and ``now + 80s``; "wait time should be limited to
+  backoffMaxSeconds": 11 and ``now + 7200s``), its ``schedulingStats.evictions`` counts, its
+  events and its reconcile results (``RequeueAfter``): bookkeeping of the next reconcile
+  that no answer shows (the answer names the eviction; the backoff it starts is read from
+  the Workload's status by a later request); their evictions are transcribed. The
+  ``WorkloadRequestUseMergePatch`` variants (``wantWorkloadUseMergePatch``): API patch
+  mechanics.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import pytest
+
+from tests.test_admissions import body, one, pod_set, post, workload
+from tests.test_kueue_admission_checks import check, strategy
+from tests.test_kueue_quota import cq, flavor, lq, tas_flavor
+
+V2 = "kueue.x-k8s.io/v1beta2"
+CONFIG = "config.kueue.x-k8s.io/v1beta2"
+ANSWER_NOW = "2026-11-23T12:00:00Z"  # tests.kube.NOW: the default options.now of body()
+BEFORE = "2026-11-23T11:59:00Z"  # a minute before it (the TestSyncAdmittedCondition conditions)
+
+
+def iso(t: datetime) -> str:
+    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def cond(kind: str, status: str = "True", reason: str = "ByTest", when: str = BEFORE, message: str = "") -> dict[str, str]:
+    return {"type": kind, "status": status, "reason": reason, "message": message, "lastTransitionTime": when}
+
+
+ADMISSION = {"clusterQueue": "cq", "podSetAssignments": [{"name": "main", "count": 1,
+             "flavors": {"cpu": "f", "nvidia.com/gpu": "f"}, "resourceUsage": {"cpu": "1", "nvidia.com/gpu": "8"}}]}  # fmt: skip
+
+
+def wl(*conditions: dict[str, str], checks: tuple[tuple[str, str], ...] | list[dict[str, Any]] = (),
+       reserved: bool = False, created: str = "2026-11-23T11:00:00Z", **status: Any) -> dict[str, Any]:  # fmt: skip
+    """Go's ``MakeWorkload``: ``ml/a`` in ``lq``; ``reserved``: ``status.admission`` (with a
+    ``QuotaReserved`` True condition among ``conditions``); ``checks``: (name, state) pairs,
+    or ``status.admissionChecks`` entries as given."""
+    w = workload("a", pod_set(count=1), version="v1beta2", queueName="lq")
+    w["metadata"]["creationTimestamp"] = created
+    st: dict[str, Any] = {"conditions": list(conditions)}
+    if reserved:
+        st["admission"] = {**ADMISSION, "podSetAssignments": [dict(p) for p in ADMISSION["podSetAssignments"]]}
+    if checks:
+        st["admissionChecks"] = [c if isinstance(c, dict) else
+                                 {"name": c[0], "state": c[1], "message": "", "lastTransitionTime": BEFORE}
+                                 for c in checks]  # fmt: skip
+    st.update(status)
+    w["status"] = st
+    return w
+
+
+def objects(*checks: str, tas: bool = False, extra: tuple[dict[str, Any], ...] = ()) -> list[dict[str, Any]]:
+    """Flavor ``f`` (a TAS flavor of the body's Topology with ``tas``), ClusterQueue ``cq``
+    running ``checks`` on every flavor, LocalQueue ``lq``, the active AdmissionChecks."""
+    spec = strategy(*[(c,) for c in checks]) if checks else {}
+    return [tas_flavor("f") if tas else flavor("f"), cq("cq", {"f": 64}, **spec), lq("lq", "cq"),
+            *[check(c) for c in checks], *extra]  # fmt: skip
+
+
+def answer(client, w: dict[str, Any], objs: list[dict[str, Any]], now: str = ANSWER_NOW) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    b = body([w], objs)
+    b["options"]["now"] = now
+    return one(post(client, b), "ml/a")
+
+
+def view(got: dict[str, Any]) -> dict[str, Any]:
+    return {k: got[k] for k in ("admitted", "reason", "quotaReservedReason", "message", "admissionChecks")}
+
+
+def xfail(reason: str) -> Any:
+    return pytest.mark.xfail(strict=True, reason=reason)
+
+
+QR = cond("QuotaReserved", reason="AdmittedByTest")
+ADMITTED = cond("Admitted")
+PODS_READY = cond("PodsReady", reason="PodsReady")
+OBSERVABILITY = {"apiVersion": CONFIG, "kind": "Configuration", "featureGates": {"UnadmittedWorkloadsObservability": True}}
+CHECKS = ("check1", "check2")
+
+
+# -- TestSyncAdmittedCondition ---------------------------------------------------------------
+def _states(*pairs: tuple[str, str]) -> list[dict[str, str]]:
+    return [{"name": n, "state": s} for n, s in pairs]
+
+
+ALREADY = {"admitted": True, "reason": "AlreadyAdmitted", "quotaReservedReason": None,
+           "message": "already admitted (status.admission is set)"}  # fmt: skip
+WAITING_CHECK1 = {"admitted": False, "reason": "QuotaReserved", "quotaReservedReason": None,
+                  "message": "quota already reserved (status.admission is set); waiting for admission check(s): check1 (Pending)"}  # fmt: skip
+RESERVED_NOW_CHECK2 = {"admitted": False, "reason": "QuotaReserved", "quotaReservedReason": None,
+                       "message": "quota reserved in ClusterQueue cq, 1 pods placed; waiting for admission check(s): check2 (Pending)"}  # fmt: skip
+ADMITTED_NOW = {"admitted": True, "reason": "Admitted", "quotaReservedReason": None, "message": "admitted: 1 pods placed"}
+CHECK_LOST = xfail("Gangplank answers QuotaReserved (admitted false, 'quota already reserved (status.admission is set); "
+                   "waiting for admission check(s): check2 (Pending)') for a Workload whose Admitted condition is True; "
+                   "Kueue's workload controller calls SyncAdmittedCondition only for a Workload not admitted "
+                   "(workload_controller.go:710), so Kueue keeps it admitted (AlreadyAdmitted)")  # fmt: skip
+
+
+@pytest.mark.parametrize(("w", "checks", "extra", "want"), [
+    pytest.param(wl(QR, reserved=True), (), (), ALREADY | {"admissionChecks": []}, id="reservation no checks"),
+    pytest.param(wl(QR, reserved=True, checks=(("check1", "Pending"), ("check2", "Ready"))), CHECKS, (),
+                 WAITING_CHECK1 | {"admissionChecks": _states(("check1", "Pending"), ("check2", "Ready"))},
+                 id="reservation, checks not ready"),
+    pytest.param(wl(QR, reserved=True, checks=(("check1", "Ready"), ("check2", "Ready"))), CHECKS, (),
+                 ALREADY | {"admissionChecks": _states(("check1", "Ready"), ("check2", "Ready"))},
+                 id="reservation, checks ready"),
+    # no reservation: queued; the scheduler reserves and prepareWorkload admits (every required check Ready)
+    pytest.param(wl(ADMITTED, checks=(("check1", "Ready"), ("check2", "Ready"))), CHECKS, (),
+                 ADMITTED_NOW | {"admissionChecks": _states(("check1", "Ready"), ("check2", "Ready"))},
+                 id="reservation lost"),
+    pytest.param(wl(QR, ADMITTED, PODS_READY, reserved=True, checks=(("check1", "Ready"), ("check2", "Pending"))), CHECKS,
+                 (), ALREADY | {"admissionChecks": _states(("check1", "Ready"), ("check2", "Pending"))},
+                 id="check lost", marks=CHECK_LOST),
+    # no reservation: queued; reserved in the cycle, check2 still Pending
+    pytest.param(wl(ADMITTED, checks=(("check1", "Ready"), ("check2", "Pending"))), CHECKS, (),
+                 RESERVED_NOW_CHECK2 | {"admissionChecks": _states(("check1", "Ready"), ("check2", "Pending"))},
+                 id="reservation and check lost"),
+    pytest.param(wl(QR, reserved=True, checks=(("check1", "Pending"), ("check2", "Ready"))), CHECKS, (OBSERVABILITY,),
+                 WAITING_CHECK1 | {"admissionChecks": _states(("check1", "Pending"), ("check2", "Ready"))},
+                 id="reservation, checks not ready with observability"),
+    pytest.param(wl(ADMITTED, checks=(("check1", "Ready"), ("check2", "Ready"))), CHECKS, (OBSERVABILITY,),
+                 ADMITTED_NOW | {"admissionChecks": _states(("check1", "Ready"), ("check2", "Ready"))},
+                 id="reservation lost with observability"),
+    pytest.param(wl(QR, ADMITTED, PODS_READY, reserved=True, checks=(("check1", "Ready"), ("check2", "Pending"))), CHECKS,
+                 (OBSERVABILITY,), ALREADY | {"admissionChecks": _states(("check1", "Ready"), ("check2", "Pending"))},
+                 id="check lost with observability", marks=CHECK_LOST),
+    pytest.param(wl(ADMITTED, checks=(("check1", "Ready"), ("check2", "Pending"))), CHECKS, (OBSERVABILITY,),
+                 RESERVED_NOW_CHECK2 | {"admissionChecks": _states(("check1", "Ready"), ("check2", "Pending"))},
+                 id="reservation and check lost with observability"),
+])  # fmt: skip
+def test_admitted_only_with_a_reservation_and_every_check_ready(client, w, checks, extra, want):
+    """admissionchecks_test.go ``TestSyncAdmittedCondition``: Admitted iff quota reserved
+    and every check Ready (``HasAllChecksReady``); a Workload that lost its reservation is
+    queued again and admitted at its next reservation only with every check Ready. The
+    "with observability" cases set ``UnadmittedWorkloadsObservability`` (on by default) in
+    a Configuration: it changes only the Admitted condition's reason, which no answer shows."""
+    assert view(answer(client, w, objects(*checks, extra=extra))) == want
+
+
+def _delayed(*conditions: dict[str, str]) -> dict[str, Any]:
+    w = wl(*conditions, reserved=True, checks=(("check1", "Ready"),))
+    w["status"]["admission"]["podSetAssignments"][0]["delayedTopologyRequest"] = "Pending"
+    return w
+
+
+def test_pending_delayed_topology_request_flip_from_admitted_true(client):
+    """admissionchecks_test.go ``TestSyncAdmittedCondition`` "pending delayed topology
+    request; flip from Admitted=true": quota reserved on a TAS flavor with
+    ``delayedTopologyRequest: Pending``, check1 Ready, Admitted True. The direct call flips
+    Admitted to False (``PendingDelayedTopologyRequests``); Kueue's workload controller makes
+    no such call for an admitted Workload and the scheduler's second pass skips it
+    (``NeedsSecondPass``: not while ``IsAdmitted``): it stays admitted."""
+    got = answer(client, _delayed(ADMITTED, PODS_READY, QR), objects("check1", tas=True))
+    assert view(got) == ALREADY | {"admissionChecks": _states(("check1", "Ready"))}
+
+
+def test_pending_delayed_topology_request_already_admitted_false(client):
+    """admissionchecks_test.go ``TestSyncAdmittedCondition`` "pending delayed topology
+    request; already Admitted=false": the condition stays False while the topology is
+    pending; with every check Ready the scheduler's second pass
+    (``needsSecondPassForDelayedAssignment``) assigns it and admits."""
+    got = answer(client, _delayed(QR, cond("Admitted", "False", "PendingDelayedTopologyRequests")), objects("check1", tas=True))
+    assert (got["admitted"], got["reason"], got["admissionChecks"]) == (True, "Admitted", _states(("check1", "Ready")))
+    psa = got["admission"]["podSetAssignments"][0]
+    assert psa["delayedTopologyRequest"] == "Ready" and "topologyAssignment" in psa
+    assert got["message"].startswith("admitted in Kueue's second pass: topology assigned to podSet(s) main")
