@@ -4,7 +4,7 @@ app/kueue/admit.py, app/kueue/waitforpodsready.py).
 
 Transcribed from kubernetes-sigs/kueue (commit ff69552e79ad21652c36caa97038382e55625cf7):
 
-* ``pkg/workload/admissionchecks_test.go``: ``TestSyncAdmittedCondition`` (14 of its 19
+* ``pkg/workload/admissionchecks_test.go``: ``TestSyncAdmittedCondition`` (12 of its 16
   cases), ``TestGetMaxRetryTime`` (all 7);
 * ``pkg/controller/core/workload_controller_requeue_test.go``: ``TestReconcileRequeue``
   (all 17 cases).
