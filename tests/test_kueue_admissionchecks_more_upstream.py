@@ -66,14 +66,14 @@ code (the last section): ``reconcileSyncAdmissionChecks`` adding a check the que
 dropping one it does not for a reserved Workload, and the retry backoff coming before the
 check-based eviction.
 
-Differences (strict xfails; 13 of the 41 tests):
+Differences found (13 of the 41 tests); fixed since: "check lost" (and "with
+observability": a Workload whose Admitted condition is True stays admitted with a check
+Pending, as ``syncAdmittedCondition`` runs only while not admitted) and an eviction's answer
+resetting the checks to Pending. Still strict xfails (10):
 
-* "check lost" (and "with observability"): a Workload whose Admitted condition is True and
-  a check Pending is ``QuotaReserved`` here; Kueue keeps it admitted.
 * ``status.admissionChecks[].requeueAfterSeconds`` is not read (warned): the four
   ``TestGetMaxRetryTime`` cases with a retry time, three ``TestReconcileRequeue`` cases and
   the deferred eviction answer ``FailedAdmissionChecks`` where Kueue waits in the backoff.
-* An eviction's answer lists the checks as carried; Kueue resets them to Pending.
 * A reserved Workload's checks are not synced with its ClusterQueue's (both directions).
 
 Not transcribed:
@@ -185,10 +185,6 @@ WAITING_CHECK1 = {"admitted": False, "reason": "QuotaReserved", "quotaReservedRe
 RESERVED_NOW_CHECK2 = {"admitted": False, "reason": "QuotaReserved", "quotaReservedReason": None,
                        "message": "quota reserved in ClusterQueue cq, 1 pods placed; waiting for admission check(s): check2 (Pending)"}  # fmt: skip
 ADMITTED_NOW = {"admitted": True, "reason": "Admitted", "quotaReservedReason": None, "message": "admitted: 1 pods placed"}
-CHECK_LOST = xfail("Gangplank answers QuotaReserved (admitted false, 'quota already reserved (status.admission is set); "
-                   "waiting for admission check(s): check2 (Pending)') for a Workload whose Admitted condition is True; "
-                   "Kueue's workload controller calls SyncAdmittedCondition only for a Workload not admitted "
-                   "(workload_controller.go:707), so Kueue keeps it admitted (AlreadyAdmitted)")  # fmt: skip
 
 
 @pytest.mark.parametrize(("w", "checks", "extra", "want"), [
@@ -205,7 +201,7 @@ CHECK_LOST = xfail("Gangplank answers QuotaReserved (admitted false, 'quota alre
                  id="reservation lost"),
     pytest.param(wl(QR, ADMITTED, PODS_READY, reserved=True, checks=(("check1", "Ready"), ("check2", "Pending"))), CHECKS,
                  (), ALREADY | {"admissionChecks": _states(("check1", "Ready"), ("check2", "Pending"))},
-                 id="check lost", marks=CHECK_LOST),
+                 id="check lost"),
     # no reservation: queued; reserved in the cycle, check2 still Pending
     pytest.param(wl(ADMITTED, checks=(("check1", "Ready"), ("check2", "Pending"))), CHECKS, (),
                  RESERVED_NOW_CHECK2 | {"admissionChecks": _states(("check1", "Ready"), ("check2", "Pending"))},
@@ -218,7 +214,7 @@ CHECK_LOST = xfail("Gangplank answers QuotaReserved (admitted false, 'quota alre
                  id="reservation lost with observability"),
     pytest.param(wl(QR, ADMITTED, PODS_READY, reserved=True, checks=(("check1", "Ready"), ("check2", "Pending"))), CHECKS,
                  (OBSERVABILITY,), ALREADY | {"admissionChecks": _states(("check1", "Ready"), ("check2", "Pending"))},
-                 id="check lost with observability", marks=CHECK_LOST),
+                 id="check lost with observability"),
     pytest.param(wl(ADMITTED, checks=(("check1", "Ready"), ("check2", "Pending"))), CHECKS, (OBSERVABILITY,),
                  RESERVED_NOW_CHECK2 | {"admissionChecks": _states(("check1", "Ready"), ("check2", "Pending"))},
                  id="reservation and check lost with observability"),
@@ -366,9 +362,6 @@ def test_pods_ready_timeout_evicts_and_requeues(client, w, config):
     assert "Exceeded the PodsReady timeout" in got["message"]
 
 
-@pytest.mark.xfail(strict=True, reason="the eviction answer lists the check states the Workload carries ([check Ready]); "
-                   "Kueue's eviction resets every check not Pending to Pending ('Reset to Pending after eviction. "
-                   "Previously: Ready', evict.go:220 resetChecksOnEviction), which is what its wantWorkload holds")  # fmt: skip
 def test_an_eviction_resets_the_checks_to_pending(client):
     """workload_controller_requeue_test.go ``TestReconcileRequeue`` "increment re-queue
     count": the evicted Workload's check ``check`` goes from Ready to Pending."""

@@ -325,7 +325,9 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
     if plan.state == ADMITTED:
         carried = [{"name": n, "state": st} for n, st in sorted(wl.checks.items())]
         if plan.eviction is not None:  # (WaitForPodsReady's timeout: app.kueue.waitforpodsready)
-            return base | {"reason": plan.eviction[0], "message": plan.eviction[1], "admissionChecks": carried}
+            # (the eviction resets every check to Pending: evict.go resetChecksOnEviction)
+            reset = [{"name": c["name"], "state": "Pending"} for c in carried]
+            return base | {"reason": plan.eviction[0], "message": plan.eviction[1], "admissionChecks": reset}
         if plan.second is not None and (plan.second_placed or plan.second[0] == "delayed"):
             return base | _second_pass_answer(plan, carried)
         bad = admissionchecks.failed(wl)
@@ -334,7 +336,9 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
                            "message": "quota reserved (status.admission is set), but the workload has failed admission "
                                       f"checks: {', '.join(f'{n} ({st})' for n, st in bad)}: Kueue evicts it (Retry) or "
                                       "deactivates it (Rejected)"}  # fmt: skip
-        if wl.admitted and not admissionchecks.all_ready(carried):
+        if wl.admitted and not admissionchecks.all_ready(carried) and wl.ready.admitted_at is None:
+            # (the workload controller's syncAdmittedCondition runs only while not admitted: an
+            # Admitted Workload whose check went back to Pending stays admitted)
             return base | {"reason": "QuotaReserved", "admissionChecks": carried,
                            "message": f"quota already reserved (status.admission is set); {_waiting(carried)}"}
         why = "status.admission is set" if wl.admitted else "its pods are in the snapshot"
