@@ -68,13 +68,11 @@ check-based eviction.
 
 Differences found (13 of the 41 tests); fixed since: "check lost" (and "with
 observability": a Workload whose Admitted condition is True stays admitted with a check
-Pending, as ``syncAdmittedCondition`` runs only while not admitted) and an eviction's answer
-resetting the checks to Pending. Still strict xfails (10):
-
-* ``status.admissionChecks[].requeueAfterSeconds`` is not read (warned): the four
-  ``TestGetMaxRetryTime`` cases with a retry time, three ``TestReconcileRequeue`` cases and
-  the deferred eviction answer ``FailedAdmissionChecks`` where Kueue waits in the backoff.
-* A reserved Workload's checks are not synced with its ClusterQueue's (both directions).
+Pending, as ``syncAdmittedCondition`` runs only while not admitted), an eviction's answer
+resetting the checks to Pending, and a check's ``requeueAfterSeconds`` (``NeedsRequeueAtUpdate``
+moves ``requeueState.requeueAt`` later; until then a pending Workload is not queued and a
+reserved one is not evicted). Still strict xfails (2): a reserved Workload's checks are not
+synced with its ClusterQueue's (both directions).
 
 Not transcribed:
 
@@ -160,10 +158,6 @@ def answer(client, w: dict[str, Any], objs: list[dict[str, Any]], now: str = ANS
 
 def view(got: dict[str, Any]) -> dict[str, Any]:
     return {k: got[k] for k in ("admitted", "reason", "quotaReservedReason", "message", "admissionChecks")}
-
-
-def xfail(reason: str) -> Any:
-    return pytest.mark.xfail(strict=True, reason=reason)
 
 
 QR = cond("QuotaReserved", reason="AdmittedByTest")
@@ -274,28 +268,17 @@ def at_base(seconds: int = 0) -> str:
     return iso(BASE + timedelta(seconds=seconds))
 
 
-NOT_MODELLED = ("Gangplank does not read status.admissionChecks[].requeueAfterSeconds (a warning says so, "
-                "app/kueue/unread.py:44): the Workload is answered FailedAdmissionChecks; Kueue's workload controller "
-                "sets requeueState.requeueAt to the checks' latest retry time {when} (NeedsRequeueAtUpdate, "
-                "workload_controller.go:491) and keeps it out of its queue until then (Pending, backoff)")  # fmt: skip
-
-
-def _backoff_until(when: str | None) -> Any:
-    return pytest.mark.xfail(strict=True, reason=NOT_MODELLED.format(when=when)) if when else ()
-
-
 @pytest.mark.parametrize(("checks", "until"), [
     pytest.param([], None, id="no admission checks"),
     pytest.param([retry("check1", at_base(), None)], None, id="admission check with nil RequeueAfterSeconds"),
     pytest.param([retry("check1", GO_ZERO, 60)], None, id="admission check with zero LastTransitionTime"),
-    pytest.param([retry("check1", at_base(), 60)], at_base(60), id="single admission check with valid retry time",
-                 marks=_backoff_until(at_base(60))),
+    pytest.param([retry("check1", at_base(), 60)], at_base(60), id="single admission check with valid retry time"),
     pytest.param([retry("check1", at_base(), 60), retry("check2", at_base(), 120), retry("check3", at_base(), 30)],
-                 at_base(120), id="multiple admission checks, returns max retry time", marks=_backoff_until(at_base(120))),
+                 at_base(120), id="multiple admission checks, returns max retry time"),
     pytest.param([retry("check1", at_base(), None), retry("check2", at_base(), 90), retry("check3", GO_ZERO, 180)],
-                 at_base(90), id="multiple checks with mixed nil and valid values", marks=_backoff_until(at_base(90))),
+                 at_base(90), id="multiple checks with mixed nil and valid values"),
     pytest.param([retry("check1", at_base(), 60), retry("check2", at_base(30), 60)], at_base(90),
-                 id="checks with different base times", marks=_backoff_until(at_base(90))),
+                 id="checks with different base times"),
 ])  # fmt: skip
 def test_the_latest_retry_time_of_the_checks_in_retry_is_the_requeue_backoff(client, checks, until):
     """admissionchecks_test.go ``TestGetMaxRetryTime``: a pending Workload whose checks are in
@@ -432,14 +415,13 @@ def _retry_at(name: str, after: int, changed: int = 0) -> dict[str, Any]:
 
 @pytest.mark.parametrize(("w", "until"), [
     pytest.param(wl(checks=[_retry_at("check", 10)], requeueState={"requeueAt": t0(5)}), t0(10),
-                 id="should update requeueState.requeueAt when admission check sets a delay",
-                 marks=_backoff_until(t0(10))),
+                 id="should update requeueState.requeueAt when admission check sets a delay"),
     pytest.param(wl(checks=[_retry_at("check", 5)], requeueState={"requeueAt": t0(10)}), t0(10),
                  id="should not update requeueState.requeueAt when admission check delay is smaller"),
     pytest.param(wl(checks=[_retry_at("check1", 5), _retry_at("check2", 7)]), t0(7),
-                 id="should always use the biggest admission check delay", marks=_backoff_until(t0(7))),
+                 id="should always use the biggest admission check delay"),
     pytest.param(wl(checks=[_retry_at("check1", 5, changed=10), _retry_at("check2", 10)]), t0(15),
-                 id="should use the biggest total time not the biggest RequeueAfterSeconds", marks=_backoff_until(t0(15))),
+                 id="should use the biggest total time not the biggest RequeueAfterSeconds"),
 ])  # fmt: skip
 def test_the_checks_retry_delay_moves_requeue_at_only_later(client, w, until):
     """workload_controller_requeue_test.go ``TestReconcileRequeue``: ``NeedsRequeueAtUpdate``
@@ -480,11 +462,7 @@ def test_a_reserved_workload_drops_a_check_its_cluster_queue_no_longer_runs(clie
 
 
 @pytest.mark.parametrize("after", [
-    pytest.param(60, id="retry time after now: not evicted yet", marks=xfail(
-        "Gangplank answers FailedAdmissionChecks ('Kueue evicts it (Retry)'); Kueue's workload controller first "
-        "sets requeueState.requeueAt to the check's retry time (NeedsRequeueAtUpdate, workload_controller.go:491) and, "
-        "while it is after now, returns before reconcileCheckBasedEviction (workload_controller.go:536-539): the "
-        "Workload keeps its quota, not admitted (QuotaReserved)")),
+    pytest.param(60, id="retry time after now: not evicted yet"),
     pytest.param(5, id="retry time passed: evicted"),
 ])  # fmt: skip
 def test_a_retry_checks_delay_comes_before_its_eviction(client, after):

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import copy
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 from app.errors import InputError
@@ -331,6 +332,13 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
         if plan.second is not None and (plan.second_placed or plan.second[0] == "delayed"):
             return base | _second_pass_answer(plan, carried)
         bad = admissionchecks.failed(wl)
+        if wl.admitted and bad and wl.ready.requeue_at is not None and cluster.now < wl.ready.requeue_at:
+            # (the workload controller waits for requeueState.requeueAt before the check-based eviction)
+            when = datetime.fromtimestamp(wl.ready.requeue_at, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            return base | {"reason": "QuotaReserved", "admissionChecks": carried,
+                           "message": "quota reserved (status.admission is set); the workload has failed admission "
+                                      f"checks ({', '.join(f'{n} ({st})' for n, st in bad)}) and waits until {when} "
+                                      "(requeueState.requeueAt, a check's retry delay) before Kueue evicts it"}  # fmt: skip
         if wl.admitted and bad:  # (Kueue's workload controller evicts it on Retry, deactivates it on Rejected)
             return base | {"reason": "FailedAdmissionChecks", "admissionChecks": carried,
                            "message": "quota reserved (status.admission is set), but the workload has failed admission "

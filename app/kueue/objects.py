@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import orjson
@@ -382,7 +382,8 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
         accumulated=r.integer(status, ACCUMULATED[version], join_pointer(ptr, "status"), ident, minimum=0,
                               maximum=2**31 - 1) or 0,  # fmt: skip
         deactivation_target=_reason_message(_condition(status, "DeactivationTarget")),
-        ready=wfpr.read_status(status, join_pointer(ptr, "status"), ident),
+        ready=_with_retry(wfpr.read_status(status, join_pointer(ptr, "status"), ident),
+                          _retry_time(status, join_pointer(ptr, "status"), ident), now),
     )
 
 
@@ -392,6 +393,31 @@ ACCUMULATED = {"v1beta1": "accumulatedPastExexcutionTimeSeconds", "v1beta2": "ac
 
 #: ``CheckState``: the states an admission check of a Workload can be in
 CHECK_STATES = ("Pending", "Ready", "Retry", "Rejected")
+
+
+def _retry_time(status: dict, stp: str, ident: dict[str, str]) -> float | None:
+    """``GetMaxRetryTime``: the latest ``lastTransitionTime + requeueAfterSeconds`` of the checks
+    in ``Retry`` that set a delay; None without one."""
+    latest = None
+    for i, ac in enumerate(r.lst(status, "admissionChecks", stp, ident)):
+        if not isinstance(ac, dict) or ac.get("state") != "Retry" or ac.get("requeueAfterSeconds") is None:
+            continue
+        ap = join_pointer(stp, "admissionChecks", i)
+        secs = r.integer(ac, "requeueAfterSeconds", ap, ident, minimum=0, maximum=2**31 - 1)
+        if ac.get("lastTransitionTime") is None or secs is None:
+            continue
+        at = r.timestamp(ac["lastTransitionTime"], join_pointer(ap, "lastTransitionTime"), ident) + secs
+        latest = at if latest is None else max(latest, at)
+    return latest
+
+
+def _with_retry(st: wfpr.Status, retry: float | None, now: float) -> wfpr.Status:
+    """``NeedsRequeueAtUpdate``: a check's retry time after now moves ``requeueState.requeueAt``
+    later (never earlier), which the workload controller then waits for (no queueing, no
+    check-based eviction until it passes)."""
+    if retry is None or retry <= now or (st.requeue_at is not None and st.requeue_at >= retry):
+        return st
+    return replace(st, requeue_at=retry)
 
 
 def _check_states(status: dict, stp: str, ident: dict[str, str]) -> dict[str, str]:

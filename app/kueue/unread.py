@@ -40,10 +40,6 @@ def notes(o: dict, who: str) -> list[str]:
         if _set(status.get("clusterName")) or _set(status.get("nominatedClusterNames")):
             out.append(f"{who}: status.clusterName / nominatedClusterNames: MultiKueue dispatched (or nominated) it to "
                        "worker clusters; not modelled: answered as in this cluster")  # fmt: skip
-        checks = status.get("admissionChecks") if isinstance(status.get("admissionChecks"), list) else ()
-        if any(isinstance(c, dict) and _set(c.get("requeueAfterSeconds")) for c in checks):
-            out.append(f"{who}: status.admissionChecks[].requeueAfterSeconds: Kueue requeues a Workload whose check is "
-                       "in Retry only after that delay; not modelled")  # fmt: skip
     elif kind == "ClusterQueue" and _set(spec.get("concurrentAdmissionPolicy")):
         out.append(f"{who}: spec.concurrentAdmissionPolicy: used only with the ConcurrentAdmission gate (alpha, off by "
                    "default): not modelled")  # fmt: skip
