@@ -71,8 +71,8 @@ observability": a Workload whose Admitted condition is True stays admitted with 
 Pending, as ``syncAdmittedCondition`` runs only while not admitted), an eviction's answer
 resetting the checks to Pending, and a check's ``requeueAfterSeconds`` (``NeedsRequeueAtUpdate``
 moves ``requeueState.requeueAt`` later; until then a pending Workload is not queued and a
-reserved one is not evicted). Still strict xfails (2): a reserved Workload's checks are not
-synced with its ClusterQueue's (both directions).
+reserved one is not evicted), and a reserved Workload's checks synced with its ClusterQueue's
+before it is admitted (``reconcileSyncAdmissionChecks``: both directions). All 41 pass.
 
 Not transcribed:
 
@@ -435,11 +435,6 @@ def test_the_checks_retry_delay_moves_requeue_at_only_later(client, w, until):
 
 
 # -- the workload controller's check handling, read from the code (no case in these two Go files) --
-@pytest.mark.xfail(strict=True, reason="Gangplank answers AlreadyAdmitted (admitted true, admissionChecks []): it "
-                   "takes the checks the reserved Workload carries; Kueue's workload controller first makes the list "
-                   "the ClusterQueue's (reconcileSyncAdmissionChecks, workload_controller.go:700; "
-                   "syncAdmissionCheckConditions adds check1 Pending), then SyncAdmittedCondition leaves it not "
-                   "admitted: QuotaReserved, waiting for check1 (Pending)")  # fmt: skip
 def test_a_reserved_workload_gets_the_checks_its_cluster_queue_runs_before_it_is_admitted(client):
     """workload_controller.go ``reconcileSyncAdmissionChecks``: quota reserved, no Admitted
     condition yet (the scheduler's ``prepareWorkload`` syncs Admitted only when the Workload
@@ -449,10 +444,6 @@ def test_a_reserved_workload_gets_the_checks_its_cluster_queue_runs_before_it_is
     assert view(got) == WAITING_CHECK1 | {"admissionChecks": _states(("check1", "Pending"))}
 
 
-@pytest.mark.xfail(strict=True, reason="Gangplank answers QuotaReserved, waiting for admission check 'old' (Pending), "
-                   "which the ClusterQueue no longer runs; Kueue's workload controller drops it "
-                   "(syncAdmissionCheckConditions: no check for the queue -> an empty list, workload_controller.go:1131) "
-                   "and then SyncAdmittedCondition admits it (AlreadyAdmitted, admissionChecks [])")  # fmt: skip
 def test_a_reserved_workload_drops_a_check_its_cluster_queue_no_longer_runs(client):
     """workload_controller.go ``reconcileSyncAdmissionChecks``: quota reserved, not admitted,
     carrying ``old`` Pending, its ClusterQueue running no check: the list is emptied and,

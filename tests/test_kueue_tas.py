@@ -430,8 +430,8 @@ def test_second_pass_places_a_delayed_topology_once_every_check_is_ready(client)
                                           "spec": {"controllerName": "kueue.x-k8s.io/provisioning-request"},
                                           "status": {"conditions": [{"type": "Active", "status": "True"}]}}]
     for o in objs:
-        if o["kind"] == "ClusterQueue":
-            o["spec"]["admissionChecks"] = ["prov"]
+        if o["kind"] == "ClusterQueue":  # (v1beta2: the strategy; v1beta1's admissionChecks is no field of it)
+            o["spec"]["admissionChecksStrategy"] = {"admissionChecks": [{"name": "prov"}]}
     w = workload("w", 3, {"required": R}, admitted=True)
     w["status"]["admission"]["podSetAssignments"][0]["delayedTopologyRequest"] = "Pending"
     w["status"]["admissionChecks"] = [{"name": "prov", "state": "Ready", "message": "", "lastTransitionTime": NOW_TS}]

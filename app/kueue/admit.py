@@ -324,7 +324,7 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
                        "podSets": [{"name": ps.name, "count": 0, "topologyAssignment": None} for ps in wl.pod_sets],
                        "quotaReservedReason": plan.quota_reason or None}  # fmt: skip
     if plan.state == ADMITTED:
-        carried = [{"name": n, "state": st} for n, st in sorted(wl.checks.items())]
+        carried = plan.synced if plan.synced is not None else [{"name": n, "state": st} for n, st in sorted(wl.checks.items())]
         if plan.eviction is not None:  # (WaitForPodsReady's timeout: app.kueue.waitforpodsready)
             # (the eviction resets every check to Pending: evict.go resetChecksOnEviction)
             reset = [{"name": c["name"], "state": "Pending"} for c in carried]

@@ -115,6 +115,9 @@ class Plan:
     #: with quota reserved: the admission checks it waits for, as its status will hold them (see
     #: :mod:`app.kueue.admissionchecks`)
     checks: list[dict[str, str]] = field(default_factory=list)
+    #: a Workload with quota reserved, not yet admitted: its checks as the workload controller
+    #: syncs them with its ClusterQueue (``reconcileSyncAdmissionChecks``); None: as it carries them
+    synced: list[dict[str, str]] | None = None
     #: RESERVED: the podSets on a TAS flavor whose topology Kueue delays (``delayedTopologyRequest``)
     delayed: set[str] = field(default_factory=set)
     #: the podSets the quota pass assigned a TAS flavor (None: quota not checked, or the snapshot
@@ -228,6 +231,7 @@ class Admissions:
                     plan.eviction = (maxexectime.DEACTIVATED, plan.message)
             elif wl.admitted or (wl.namespace, wl.name) in running:
                 plan.state = ADMITTED
+                plan.synced = self._synced_checks(wl)
                 if not admissionchecks.failed(wl):  # (the check-based eviction comes first: reconcileCheckBasedEviction)
                     stop = stoppolicy.reserved_or_admitted(wl, self.kueue, lq_stop.get(stoppolicy.queue_of(wl), "None"))
                     if stop is not None and stop[2]:  # (its reservation is unset: it waits, its quota is free)
@@ -521,6 +525,19 @@ class Admissions:
             if node.unmodelled:
                 self.notes.append(f"ClusterQueue {node.name}: {', '.join(node.unmodelled)} not modelled: admissions may "
                                   "differ from Kueue's")  # fmt: skip
+
+    def _synced_checks(self, wl: Workload) -> list[dict[str, str]] | None:
+        """``syncAdmissionCheckConditions`` for a Workload whose quota is reserved and that is not
+        admitted yet (``SyncAdmittedCondition`` decides only then): the checks its ClusterQueue
+        runs for its assigned flavors (``AdmissionChecksForWorkload``), each in the state it
+        carries or ``Pending``; the others dropped."""
+        if wl.admission is None or wl.ready.admitted_at is not None:
+            return None
+        node = self.kueue.quota_queues.get(wl.admission[0])
+        if node is None:
+            return None
+        assigned = {f for f, _ in wl.admission[1]}
+        return [{"name": c, "state": wl.checks.get(c, "Pending")} for c in admissionchecks.required(node, assigned)]
 
     def _tas_state(self, d: Draft, running: dict[tuple[str, str], list[PodDraft]],
                    tas_flavors: frozenset[str]) -> ktas.State:  # fmt: skip
