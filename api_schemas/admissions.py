@@ -172,6 +172,16 @@ class AdmissionCheckState(BaseModel):
     state: Literal["Pending", "Ready", "Retry", "Rejected"]
 
 
+class PodUngate(BaseModel):
+    """A pod Kueue's topology ungater ungates (``topology_ungater.go``)."""
+
+    pod: str = Field(description="namespace/name")
+    podSet: str
+    nodeSelector: dict[str, str] = Field(description="The domain's level labels, added to the pod's spec.nodeSelector.")
+    schedulingGates: list[str] = Field(description="The pod's gates left once kueue.x-k8s.io/topology is removed: "
+                                                   "while any is left the pod stays unschedulable.")  # fmt: skip
+
+
 class WorkloadOwner(BaseModel):
     """The job a Workload is Kueue's for (Kueue's job integrations: batch/v1 Job, JobSet,
     the Kubeflow jobs, MPIJob, RayJob, RayCluster, RayService and AppWrapper; the statefulset integration:
@@ -235,6 +245,11 @@ class WorkloadAdmission(BaseModel):
     admissionChecks: list[AdmissionCheckState] = Field(
         description="Admitted or QuotaReserved: the checks its ClusterQueue runs for its flavors, with the state the "
                     "Workload carries (else Pending); AlreadyAdmitted, FailedAdmissionChecks: its own; else empty.")  # fmt: skip
+    ungated: list[PodUngate] = Field(
+        description="Admitted by TAS earlier (status.admission with a topologyAssignment, Admitted True): the snapshot's "
+                    "pods Kueue's topology ungater ungates now, each into its domain (rank order from the podSet's "
+                    "podIndexLabel, else the domains' free slots in pod-name order); Gangplank places them there. "
+                    "Else empty.")  # fmt: skip
 
 
 class AdmissionTopology(BaseModel):

@@ -13,19 +13,12 @@ node), ``pkg/util/tas`` (``rankToDomainID``: the assignment's domains expanded i
 ``pkg/util/pod`` (``ReadUIntFromLabelBelowBound``).
 
 How Gangplank answers it: ``POST /v1/admissions`` reads the snapshot's pods annotated
-``kueue.x-k8s.io/workload`` as the pods of that Workload (``app/kueue/mapping.py``
-``Admissions._running``, ``_group_running``: one gang, evicted whole) and answers the Workload
-``AlreadyAdmitted`` (``app/kueue/admit.py`` ``_answer``), with no podSets and no per-pod
-information. A pod with any ``spec.schedulingGates`` is read as gated (``app/ingest/kube.py``
-``_pod_fast`` / ``_pod_full``) and the engine never places it: nothing removes Kueue's
-``kueue.x-k8s.io/topology`` gate nor writes a domain into the pod's nodeSelector. Gangplank's topology ungater
-(``app/kueue/mapping.py`` ``_add_workload``, "Kueue's topology ungater: each pod into its
-domain") covers only the pods it generates itself for a Workload its quota pass admits now
-(``<workload>-<podSet>-<i>``, pod ``i`` into the ``i``-th slot of the placement: Kueue's
-``rankToDomainID`` with rank ``i``); the PodSet's ``podIndexLabel``, ``subGroupIndexLabel`` and
-``subGroupCount`` are read and dropped (``app/kueue/objects.py`` ``_topology_request``).
+``kueue.x-k8s.io/workload`` as the pods of that Workload and runs Kueue's ungater on them
+(``app/kueue/ungater.py``, called from ``app/kueue/mapping.py`` ``Admissions._ungate``): each pod
+it ungates loses the gate and has its domain in its nodeSelector; the answer lists them in the
+Workload's ``ungated``. The pods it leaves gated are placed nowhere.
 
-The answer shows neither bindings nor nodeSelectors, so each case compares where each pod of
+The answer shows no bindings, so each case compares where each pod of
 the Workload ends up in the engine's decision of that same request: a pod bound in the snapshot
 stays on its node, a pending pod is where the session binds it (``Session.decision.bindings``,
 read by wrapping ``app.kueue.admit.run_session``: an internal value, as no answer field shows
@@ -63,22 +56,17 @@ Mapping of a Go case:
 Go's ``wantErr`` is not compared (an internal reconcile error: ``errParseOffsetAnnotation``
 leaves the pods as they were, which is compared).
 
-Results: 36 of the 37 Go cases transcribed: 12 pass (those where Go ungates no pod: the pods
-stay where they are), 24 are strict xfails, one per Go case in which Kueue's ungater ungates a
-pod (Gangplank does not: the reason names the pods and their domains). Difference, in every
-xfail: Kueue's ungater (``topology_ungater.go`` ``Reconcile`` / ``assignGatedPodsToDomains``)
-is not modelled for the pods of an admitted Workload that the snapshot holds.
+Results: 36 of the 37 Go cases transcribed, all pass (24 of them were strict xfails before
+the ungater was modelled, session 48).
 
-Beyond the table (4 tests): :func:`test_generated_pods_take_the_domains_in_rank_order` passes
+Beyond the table (4 tests): :func:`test_generated_pods_take_the_domains_in_rank_order`
 (Gangplank's own ungater for the pods it generates: pod ``i`` in the ``i``-th slot, as Kueue's
 ``rankToDomainID``); :func:`test_an_admitted_workloads_gated_pods_hold_their_domains` (the state
-the Go cases start from) passes without pods in the snapshot and is a strict xfail with the
-Workload's pod gated: Gangplank then counts only bound pods as the Workload's TAS usage, Kueue
-the whole ``topologyAssignment``, so Gangplank admits a second Workload into the rack Kueue
-holds for the gated pod; :func:`test_ungated_pods_of_one_podset_are_placed_in_their_own_domains`
-(the state "ungate multiple pods across multiple domains" leaves) is a strict xfail: the engine
-binds neither pending pod (the predicate error cache keyed by the podSet role fails pod2 on
-pod1's excluded nodes, and the Workload's pods are one all-or-nothing gang).
+the Go cases start from: the Workload's whole ``topologyAssignment`` is its TAS usage, gated pod
+or not); :func:`test_ungated_pods_of_one_podset_are_placed_in_their_own_domains` (the state
+"ungate multiple pods across multiple domains" leaves: both pending pods bound, each in its
+domain; the engine's predicate cache tells pods of one podSet with different nodeSelectors
+apart). The answer's ``ungated`` field and the rules beside the table: ``tests/test_kueue_ungater.py``.
 
 Not transcribed:
 
@@ -240,17 +228,8 @@ def case(name: str, workload: dict[str, Any], pods: list[dict[str, Any]], *, exa
          levels: tuple[str, ...] = BR, domains: tuple[Domain, ...] = (B1R1, B1R2, B2R1)) -> Any:  # fmt: skip
     """``exact``: Go's per-pod domain (or GATED); else ``placed`` (pod -> anything not GATED for the
     pods Go ungates or leaves ungated, GATED for the ones it leaves gated; Go's ``wantPods``
-    gates) and ``counts`` (Go's ``wantCounts``). A case where Go ungates a pod is a strict xfail."""
-    snapshot = {p["metadata"]["name"]: p for p in pods}
-    want = exact if exact is not None else placed or {}
-    ungated = sorted(n for n, d in want.items() if d is not GATED and "schedulingGates" in snapshot[n]["spec"])
-    marks: Any = ()
-    if ungated:
-        where = ", ".join(f"{n} into {'/'.join(exact[n])}" if exact is not None else n for n in ungated)  # type: ignore[index]
-        marks = pytest.mark.xfail(strict=True, reason=(
-            "Kueue's topology ungater is not modelled for the snapshot's pods of an admitted Workload: Gangplank leaves "
-            f"the kueue.x-k8s.io/topology gate on and never places them; Go ungates {where}"))  # fmt: skip
-    return pytest.param(workload, pods, exact, placed, counts, levels, domains, id=name, marks=marks)
+    gates) and ``counts`` (Go's ``wantCounts``)."""
+    return pytest.param(workload, pods, exact, placed, counts, levels, domains, id=name)
 
 
 ONE_B1R1 = [psa(MAIN, "1", 1, [(B1R1, 1)])]
@@ -532,12 +511,6 @@ def test_an_admitted_workloads_gated_pods_hold_their_domains(client, gated):  # 
     assert "doesn't allow to fit any of 1 pod(s)" in entry["message"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the engine places neither pod: the snapshot's pods of an admitted Workload take their podSet as their role "
-    "(app/kueue/mapping.py _group_running) and the predicate error cache is keyed by role "
-    "(app/actions/allocate.py PredicateErrorCache.role: only pods Gangplank generates carry gangplank.dev/tas-domain), "
-    "so the nodes pod1's nodeSelector excludes, b1-r2 among them, are failed for pod2 too; and as the Workload's pods "
-    "are one gang of minimum 2 (_group_running), pod1 is not bound either"))  # fmt: skip
 def test_ungated_pods_of_one_podset_are_placed_in_their_own_domains(client, sessions):  # type: ignore[no-untyped-def]
     """What ``TestReconcile`` "ungate multiple pods across multiple domains" leaves: the Workload's two
     pods ungated, pod1's nodeSelector naming ``b1/r1``, pod2's ``b1/r2``, both pending; kube-scheduler

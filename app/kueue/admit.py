@@ -236,6 +236,7 @@ def admit(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:
     while True:
         env, adm = read_input(envelope, settings)
         adm.set_aside = set(set_aside)
+        adm.objects = env.get("objects")
         adm.stop_at = started + read_options(env.get("options"), settings).deadline_ms / 1000.0
         req = read_request(env, settings, extend=adm.extend, podgroups=False)
         req.cluster.all_pods_own = True  # Kueue admits whatever scheduler the pods name: the profile places them
@@ -295,6 +296,7 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
         "podSetUpdates": [],
         "preemptions": [],
         "admissionChecks": [],
+        "ungated": [],
     }
     if plan.state == FINISHED:
         return base | {"reason": "Finished", "message": "its Finished condition is True: Kueue holds no quota for it "
@@ -324,6 +326,7 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
                        "podSets": [{"name": ps.name, "count": 0, "topologyAssignment": None} for ps in wl.pod_sets],
                        "quotaReservedReason": plan.quota_reason or None}  # fmt: skip
     if plan.state == ADMITTED:
+        base["ungated"] = plan.ungated  # (Kueue's topology ungater: app.kueue.ungater)
         carried = plan.synced if plan.synced is not None else [{"name": n, "state": st} for n, st in sorted(wl.checks.items())]
         if plan.eviction is not None:  # (WaitForPodsReady's timeout: app.kueue.waitforpodsready)
             # (the eviction resets every check to Pending: evict.go resetChecksOnEviction)

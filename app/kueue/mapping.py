@@ -47,6 +47,7 @@ from typing import Any
 from app.errors import InputError, LimitError, join_pointer
 from app.ingest.build import BUILTIN_PRIORITY_CLASSES
 from app.ingest.draft import Draft, GroupDraft, GroupRef, PodDraft
+from app.ingest.numatopology import PodSpecs
 from app.ingest.request import Options
 from app.kueue import admissionchecks, clusterqueue, limitrange, maxexectime, priorityboost, quota, reclaimable, stoppolicy
 from app.kueue import admissionfairsharing as afs
@@ -55,6 +56,7 @@ from app.kueue import waitforpodsready as wfpr
 from app.kueue import dra
 from app.kueue import levels as lv
 from app.kueue import tas as ktas
+from app.kueue import ungater
 from app.kueue.objects import Flavor, KueueObjects, PodSet, TopologyRequest, Workload
 from app.kueue.resourcesconfig import saturate
 from app.model.cluster import TAS_DOMAIN_LABEL, Cluster, NetworkTopology, SubGroupPolicy
@@ -136,6 +138,9 @@ class Plan:
     second: tuple[str, list[str]] | None = None
     second_placed: dict[str, tuple[str, ktas.Placement]] = field(default_factory=dict)
     second_failed: str = ""
+    #: ADMITTED by TAS: the snapshot's pods Kueue's topology ungater ungates now (:mod:`app.kueue.ungater`),
+    #: as the answer lists them
+    ungated: list[dict[str, Any]] = field(default_factory=list)
     #: the replacement kept its assignment: owned by a single Pod (``SkipReassignmentForPodOwnedWorkloads``)
     second_kept: bool = False
     #: ADMITTED: (reason, message) when Kueue evicts it now for its pods not being ready in time
@@ -178,6 +183,8 @@ class Admissions:
         self.now = 0.0  # options.now: Kueue's clock
         #: Workloads whose quota reservation Kueue unsets now (a stopped queue): their quota is free
         self.released: set[str] = set()
+        #: the request's ``objects`` (the snapshot's pods' scheduling gates are read from them)
+        self.objects: Any = None
 
     # -- before the build ------------------------------------------------------------------
     def extend(self, d: Draft, options: Options) -> str | None:
@@ -257,6 +264,7 @@ class Admissions:
                 plan.flavor = _flavor(wl, self.kueue)
             self.plans.append(plan)
         self._quota(d, running)
+        self._ungate(d)
         self._group_running(d, running, {p.key: p for p in self.plans})
         chosen = self._choose_topology(d, options)
         several = chosen is NO_TOPOLOGY  # (the snapshot's HyperNodes, if any; else an empty tree)
@@ -703,13 +711,64 @@ class Admissions:
                 out.setdefault((p.namespace, name), []).append(p)
         return out
 
+    def _ungate(self, d: Draft) -> None:
+        """Kueue's topology ungater (:mod:`app.kueue.ungater`) on the snapshot's pods of each
+        Workload admitted by TAS that stays admitted in this answer: each pod it ungates loses
+        the ``kueue.x-k8s.io/topology`` gate and has its domain in its nodeSelector, so the
+        session places it there as kube-scheduler would (the answer lists them: ``ungated``)."""
+        plans = [p for p in self.plans if p.state == ADMITTED and p.eviction is None and ungater.admitted_by_tas(p.wl)
+                 and not admissionchecks.failed(p.wl)]  # fmt: skip
+        if not plans:
+            return
+        by_slice: dict[tuple[str, str], list[PodDraft]] = {}
+        for p in d.pods:
+            key = ungater.slice_key(p)
+            if key is not None:
+                by_slice.setdefault((p.namespace, key), []).append(p)
+        specs = PodSpecs(self.objects) if self.objects is not None else None
+        gates: dict[int, list[str]] = {}
+        unknown: list[str] = []
+
+        def gates_of(p: PodDraft) -> list[str]:
+            got = gates.get(id(p))
+            if got is None:
+                got = gates[id(p)] = _gates(specs, p) if p.gated else []
+                if p.gated and not got:
+                    unknown.append(f"{p.namespace}/{p.name}")
+            return got
+
+        for plan in sorted(plans, key=lambda p: p.key):
+            wl = plan.wl
+            found, why = ungater.reconcile(wl, by_slice.get((wl.namespace, wl.slice_name or wl.name), []),
+                                           lambda p: ungater.TOPOLOGY_GATE in gates_of(p))  # fmt: skip
+            if why:
+                self.notes.append(f"Workload {wl.key}: {why}")
+            for u in sorted(found, key=lambda u: u.pod.name):
+                p = u.pod
+                left = list(gates_of(p))
+                left.remove(ungater.TOPOLOGY_GATE)
+                p.node_selector = {**p.node_selector, **u.node_labels}
+                p.gated = bool(left)
+                p.labels = {**p.labels, TAS_DOMAIN_LABEL: "/".join(u.node_labels.values())}
+                plan.ungated.append({"pod": f"{p.namespace}/{p.name}", "podSet": u.pod_set,
+                                     "nodeSelector": dict(sorted(u.node_labels.items())), "schedulingGates": left})  # fmt: skip
+        if unknown:
+            self.notes.append(f"pods of Workloads admitted by TAS read as gated without their gates' names (native records): "
+                              f"{', '.join(sorted(unknown))}; Kueue's topology ungater ungates a pod only by its "
+                              "kueue.x-k8s.io/topology gate, so Gangplank leaves them gated")  # fmt: skip
+
     def _group_running(self, d: Draft, running: dict[tuple[str, str], list[PodDraft]], plans: dict[str, Plan]) -> None:
-        """Pods of admitted Workloads: one gang each, evicted whole (as Kueue does)."""
+        """Pods of admitted Workloads: one gang each, evicted whole (as Kueue does). Its
+        minimum is every pod a scheduler may place (not one still gated): a pod another gate
+        holds does not keep the others Pending. A pending pod's nodeSelector is part of its
+        spec (:data:`TAS_DOMAIN_LABEL`): pods of one podSet kept to different domains are
+        not one class to the engine's predicate cache."""
         for (ns, name), pods in sorted(running.items()):
             pods.sort(key=lambda p: p.name)
             first = pods[0]
             ann_ptr = join_pointer(first.pointer, "metadata", "annotations", WORKLOAD_ANNOTATION)
-            g = GroupDraft(source="kueue", namespace=ns, name=name, min_member=len(pods), queue=QUEUE,
+            schedulable = sum(1 for p in pods if not p.gated)
+            g = GroupDraft(source="kueue", namespace=ns, name=name, min_member=max(schedulable, 1), queue=QUEUE,
                            created=min(p.created for p in pods), disruption_mode="PodGroup", pointer=first.pointer,
                            ident=first.ident)  # fmt: skip
             plan = plans.get(f"{ns}/{name}")
@@ -724,6 +783,8 @@ class Admissions:
                 p.group = GroupRef("kueue", name, ann_ptr)
                 if not p.role:
                     p.role = p.labels.get(PODSET_LABEL, "")
+                if not p.node_name and p.node_selector and TAS_DOMAIN_LABEL not in p.labels:
+                    p.labels = {**p.labels, TAS_DOMAIN_LABEL: ",".join(f"{k}={v}" for k, v in sorted(p.node_selector.items()))}
 
     def _choose_topology(self, d: Draft, options: Options) -> Any:
         """The Kueue/KAI Topology to use, or None for the snapshot's HyperNode tree."""
@@ -1232,3 +1293,14 @@ def _require(ps: PodSet, exists: list[dict[str, str]], ident: dict[str, str]) ->
     req["nodeSelectorTerms"] = out
     return aff
 
+
+
+def _gates(specs: PodSpecs | None, p: PodDraft) -> list[str]:
+    """The names of a pod's ``spec.schedulingGates``, read from the request's object ([] for a
+    native record: it says only that the pod is gated)."""
+    o = specs.pod(p.pointer) if specs is not None else None
+    spec = o.get("spec") if o is not None else None
+    raw = spec.get("schedulingGates") if isinstance(spec, dict) else None
+    if not isinstance(raw, list):
+        return []
+    return [g["name"] for g in raw if isinstance(g, dict) and isinstance(g.get("name"), str)]

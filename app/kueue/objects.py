@@ -80,6 +80,11 @@ class TopologyRequest:
     preferred_ptr: str = ""
     slice_level_ptr: str = ""
     slice_size_ptr: str = ""
+    #: ``podIndexLabel``, ``subGroupIndexLabel``, ``subGroupCount``: the pods' ranks for Kueue's
+    #: topology ungater (:mod:`app.kueue.ungater`)
+    pod_index_label: str | None = None
+    sub_group_index_label: str | None = None
+    sub_group_count: int | None = None
 
     @property
     def level(self) -> str | None:
@@ -221,6 +226,9 @@ class Workload:
     raw_admission: dict[str, Any] | None = None
     #: its admission checks' ``podSetUpdates`` (:mod:`app.kueue.podsetupdates`)
     check_updates: list[podsetupdates.Update] = field(default_factory=list)
+    #: ``workloadslicing.SliceName``: its ``kueue.x-k8s.io/workload-slice-name`` annotation, else
+    #: its name: the pods of the Workload are those naming it (:mod:`app.kueue.ungater`)
+    slice_name: str = ""
 
     @property
     def key(self) -> str:
@@ -366,6 +374,7 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
         delayed=delayed,
         unhealthy_nodes=_unhealthy_nodes(status, join_pointer(ptr, "status"), ident),
         pod_owned=_owned_by_single_pod(meta, ptr, ident, annotations),
+        slice_name=(annotations or {}).get("kueue.x-k8s.io/workload-slice-name", name),
         on_hold=on_hold(status),
         quota_condition=quota_condition(status),
         raw_admission=status.get("admission") if isinstance(status.get("admission"), dict) else None,
@@ -860,9 +869,11 @@ def _topology_request(raw: Any, ptr: str, ident: dict[str, str]) -> TopologyRequ
     # (an empty name is a group too: Kueue groups by the pointer's value)
     tr.group = r.string(raw, "podSetGroupName", ptr, ident) if raw.get("podSetGroupName") is not None else None
     _layers(raw, ptr, ident, tr)
-    for k in ("podIndexLabel", "subGroupIndexLabel"):
-        r.string(raw, k, ptr, ident)
-    r.integer(raw, "subGroupCount", ptr, ident, minimum=0)
+    if raw.get("podIndexLabel") is not None:
+        tr.pod_index_label = r.string(raw, "podIndexLabel", ptr, ident)
+    if raw.get("subGroupIndexLabel") is not None:
+        tr.sub_group_index_label = r.string(raw, "subGroupIndexLabel", ptr, ident)
+    tr.sub_group_count = r.integer(raw, "subGroupCount", ptr, ident, minimum=0)
     _exclusive(tr, ptr, ident)
     return tr
 
