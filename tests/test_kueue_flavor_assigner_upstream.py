@@ -68,7 +68,8 @@ Not transcribed (8 cases; :data:`NOT_TRANSCRIBED` gives each one's reason): the 
 WhenCanBorrow=MayStopSearch[,WhenCanPreempt=MayStopSearch]" and the two "..., fair sharing
 enabled, reclaimWithinCohort=Any[; ...]" cases, whose expected ``Preempt`` is the stub
 oracle's where Kueue's own preemption finds no candidate (Kueue would admit on flavor two);
-the two "workload slice preemption ..." cases (elastic workload slices, not modelled).
+the two "workload slice preemption ..." cases (elastic workload slices: transcribed end to end, with
+the old slice an admitted Workload, in ``tests/test_kueue_workload_slices.py``).
 """
 
 from __future__ import annotations
@@ -93,7 +94,8 @@ _ORACLE = ("Go's expected Preempt on flavor one is the stub oracle's answer (tes
 _CLASSICAL = _ORACLE.format(rule="classical preemption: preemption.go:643 cqIsBorrowing")
 _FAIR = _ORACLE.format(rule="fair sharing: fairsharing/ordering.go:156 skips a ClusterQueue not borrowing")
 _SLICE = ("elastic jobs (ElasticJobsViaWorkloadSlices, the assigner's preemptWorkloadSlice: a scaled-up slice "
-          "replacing its old slice): Gangplank does not model workload slices")
+          "replacing its old slice): Go hands the assigner the old slice's TotalRequests; transcribed end to end in "
+          "tests/test_kueue_workload_slices.py")
 #: Go case -> why it is left out (in Go's file order)
 NOT_TRANSCRIBED: dict[str, str] = {
     "when borrowing while preemption is needed for flavor one; WhenCanBorrow=MayStopSearch": _CLASSICAL,

@@ -325,6 +325,12 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
         return base | {"reason": reason, "message": plan.message, "preemptions": victims, "admissionChecks": carried,
                        "podSets": [{"name": ps.name, "count": 0, "topologyAssignment": None} for ps in wl.pod_sets],
                        "quotaReservedReason": plan.quota_reason or None}  # fmt: skip
+    if plan.state == ADMITTED and plan.replaced_by is not None:  # (scheduler.go replaceWorkloadSlice)
+        new = plan.replaced_by
+        return base | {"reason": "Finished",
+                       "message": f"Replaced to accommodate a workload (UID: {new.uid}, JobUID: {new.job_uid}) due to "
+                                  f"workload slice aggregation: Kueue admits its new slice {new.key} and finishes this "
+                                  "one (WorkloadSliceReplaced); its pods run on as the new slice's"}  # fmt: skip
     if plan.state == ADMITTED:
         base["ungated"] = plan.ungated  # (Kueue's topology ungater: app.kueue.ungater)
         carried = plan.synced if plan.synced is not None else [{"name": n, "state": st} for n, st in sorted(wl.checks.items())]
@@ -424,8 +430,11 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
         update = podsetupdates.answer(ps.name, plan.merged[ps.name][0], selector) if ps.name in plan.merged else None
         if reason in ("Admitted", "QuotaReserved") and update is not None:
             updates.append(update)
-        if by_kueue and len(keys) < count:
-            notes.append(f"podSet {ps.name!r}: {count - len(keys)} of its {count} pods find no node in the snapshot")
+        kept = plan.replacing[1].get(ps.name, 0) if plan.replacing is not None else 0  # (the replaced slice's pods)
+        if by_kueue and len(keys) < count - kept:
+            new = " new" if kept else ""
+            notes.append(f"podSet {ps.name!r}: {count - kept - len(keys)} of its {count - kept}{new} pods find no node "
+                         "in the snapshot")  # fmt: skip
         elif keys and len(keys) < ps.count:
             notes.append(f"podSet {ps.name!r} with {len(keys)} of {ps.count} pods (minCount {ps.minimum})")
         pod_sets.append(entry)

@@ -204,7 +204,8 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
            fungibility: Fungibility | None = None, fair: bool = False,
            resume: dict[tuple[str, str], int] | None = None, groups: dict[str, str] | None = None,
            why: dict[str, dict[str, str]] | None = None,
-           pinned: dict[str, dict[str, str]] | None = None, tas_flavors: frozenset[str] = frozenset()) -> Assignment:  # fmt: skip
+           pinned: dict[str, dict[str, str]] | None = None, tas_flavors: frozenset[str] = frozenset(),
+           replaced: list[tuple[dict[str, str], dict[str, int]]] | None = None) -> Assignment:  # fmt: skip
     """``assignFlavors`` over ``pod_sets`` (name, total requests); ``flavors_ok``: per podSet,
     the flavors whose node labels and taints agree with it (``checkFlavorForPodSets``). ``resume``: (podSet,
     resource) -> the flavor index the last attempt stopped at (``LastAssignment``: the
@@ -216,7 +217,11 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
     answer when no flavor fits). ``pinned``: podSet -> resource -> flavor, a recomputation's
     ``NominationMapping``: a flavor no podSet of the group was nominated for the resource is
     skipped (``shouldSkipBasedOnNominationMapping``). ``tas_flavors``: the TAS flavors (a
-    group member requesting nothing keeps the group's: ``resolvePodSetFlavors``)."""
+    group member requesting nothing keeps the group's: ``resolvePodSetFlavors``). ``replaced``:
+    the admitted slice an elastic Job's new Workload slice replaces, per podSet position (its
+    flavors and requests, ``TotalRequests``): each resource keeps its flavor ("could not
+    assign ... since the original workload is assigned"), and only the difference to the old
+    requests is asked of the quota and taken (``preemptWorkloadSlice``)."""
     fungibility = fungibility or Fungibility()
     out = Assignment()
     group_of: dict[str, Any] = {}
@@ -224,6 +229,7 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
         for res in g.covered:
             group_of.setdefault(res, g)
     grouped: dict[str, list[tuple[str, dict[str, int]]]] = {}
+    position = {name: i for i, (name, _) in enumerate(pod_sets)}
     for ps_name, ps_requests in pod_sets:
         grouped.setdefault((groups or {}).get(ps_name, "\0" + ps_name), []).append((ps_name, ps_requests))
     for members in grouped.values():
@@ -267,7 +273,14 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
                 picks: dict[str, tuple[str, Mode]] = {}
                 kinds: list[str] = []
                 for r in sorted(wanted, key=resource_order):
-                    mode = _fits_quota(cq, (f, r), out.usage.get((f, r), 0), wanted[r], oracle, fair, found, kinds)
+                    request, other = wanted[r], ""
+                    if replaced is not None:
+                        request, other = _replacing(replaced, [position[name] for name, _ in members], f, r, request)
+                        if other:
+                            found.append(f"could not assign {f} flavor since the original workload is assigned: {other}")
+                            kinds.append(NO_MATCHING_FLAVOR)
+                            rep = (NO_FIT, 1 << 30)  # (worstGranularMode)
+                    mode = _fits_quota(cq, (f, r), out.usage.get((f, r), 0), request, oracle, fair, found, kinds)
                     if preferred(rep, mode, fungibility):
                         rep = mode
                     if rep[0] == NO_FIT:
@@ -297,12 +310,26 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
                     out.tried[(name, r)] = -1 if attempted == len(group.flavors) - 1 else attempted
                 out.modes[(f, r)] = min(out.modes.get((f, r), FIT), mode[0])
                 out.borrowing = max(out.borrowing, mode[1])
-                out.usage[(f, r)] = out.usage.get((f, r), 0) + wanted[r]
+                taken = wanted[r] if replaced is None else _replacing(replaced, [position[n] for n, _ in members], f, r, wanted[r])[0]
+                out.usage[(f, r)] = out.usage.get((f, r), 0) + taken
         if len(members) > 1:
             covers_pods = "pods" in group_of
             for name, ps_requests in members:
                 out.flavors[name] = _resolved(chosen, ps_requests, covers_pods, tas_flavors)
     return out
+
+
+def _replacing(replaced: list[tuple[dict[str, str], dict[str, int]]], positions: list[int], flavor: str, res: str,
+               request: int) -> tuple[int, str]:  # fmt: skip
+    """The request of a replacing slice's podSets (a group's ``positions``) for ``res`` on
+    ``flavor`` less the replaced slice's, and the flavor the replaced slice has for it where
+    that is another ("" where it is the same), as ``findFlavorForPodSets`` reads them."""
+    for pos in positions:
+        flavors, requests = replaced[pos] if pos < len(replaced) else ({}, {})
+        if flavors.get(res, "") != flavor:
+            return request, flavors.get(res, "")
+        request -= requests.get(res, 0)
+    return request, ""
 
 
 def _resolved(chosen: dict[str, str], requests: dict[str, int], covers_pods: bool,

@@ -141,6 +141,10 @@ class Plan:
     #: ADMITTED by TAS: the snapshot's pods Kueue's topology ungater ungates now (:mod:`app.kueue.ungater`),
     #: as the answer lists them
     ungated: list[dict[str, Any]] = field(default_factory=list)
+    #: ADMITTED: the Workload slice admitted in this answer that replaces it (Kueue finishes it,
+    #: ``WorkloadSliceReplaced``); RUN: the slice it replaces, (key, podSet -> count) (its pods stay)
+    replaced_by: Workload | None = None
+    replacing: tuple[str, dict[str, int]] | None = None
     #: the replacement kept its assignment: owned by a single Pod (``SkipReassignmentForPodOwnedWorkloads``)
     second_kept: bool = False
     #: ADMITTED: (reason, message) when Kueue evicts it now for its pods not being ready in time
@@ -440,7 +444,8 @@ class Admissions:
                                        equivalence=_equivalence(wl, plan.priority, shapes) if hashing else None,
                                        prior=wl.quota_condition,
                                        flavors_why=why, tas_requests=_tas_requests(wl, tas_only),
-                                       tas_delayed=_delayed(tree.queues[cq], k, tas_flavors)))  # fmt: skip
+                                       tas_delayed=_delayed(tree.queues[cq], k, tas_flavors),
+                                       **self._replaced_slice(wl)))  # fmt: skip
             by_key[plan.key] = plan
         if no_tas_flavor:
             no_tas_flavor.sort()
@@ -485,6 +490,9 @@ class Admissions:
                 continue
             plan.counts = verdict.counts
             plan.placed = verdict.placed
+            if verdict.replaced and (old_plan := next((p for p in self.plans if p.key == verdict.replaced), None)):
+                old_plan.replaced_by = plan.wl
+                plan.replacing = (old_plan.key, {name: c for name, c, _ in old_plan.wl.assignments if c is not None})
             plan.flavors = verdict.flavors
             plan.tas = {ps for ps, asg in verdict.flavors.items()
                         if any(f in k.flavors and k.flavors[f].topology_name for f in asg.values())} if (
@@ -711,12 +719,25 @@ class Admissions:
                 out.setdefault((p.namespace, name), []).append(p)
         return out
 
+    def _replaced_slice(self, wl: Workload) -> dict[str, Any]:
+        """``ReplacedWorkloadSlice``'s part the quota pass needs (``ElasticJobsViaWorkloadSlices``,
+        beta, on): the key of the slice ``wl`` replaces and, when the snapshot holds it admitted,
+        its flavors and requests per podSet position (its ``status.admission``)."""
+        if wl.replaces is None or not self.kueue.feature_gates["ElasticJobsViaWorkloadSlices"]:
+            return {}
+        old = next((w for w in self.workloads if w.key == wl.replaces and w.admission is not None), None)
+        per: list[tuple[dict[str, str], dict[str, int]]] = []
+        for _, _, usage in old.assignments if old is not None else ():
+            per.append(({r: f for (f, r) in usage}, {r: v for (_, r), v in usage.items()}))
+        return {"replaces": wl.replaces, "replaced": per}
+
     def _ungate(self, d: Draft) -> None:
         """Kueue's topology ungater (:mod:`app.kueue.ungater`) on the snapshot's pods of each
         Workload admitted by TAS that stays admitted in this answer: each pod it ungates loses
         the ``kueue.x-k8s.io/topology`` gate and has its domain in its nodeSelector, so the
         session places it there as kube-scheduler would (the answer lists them: ``ungated``)."""
-        plans = [p for p in self.plans if p.state == ADMITTED and p.eviction is None and ungater.admitted_by_tas(p.wl)
+        plans = [p for p in self.plans if p.state == ADMITTED and p.eviction is None and p.replaced_by is None
+                 and ungater.admitted_by_tas(p.wl)
                  and not admissionchecks.failed(p.wl)]  # fmt: skip
         if not plans:
             return
@@ -858,10 +879,13 @@ class Admissions:
     def _add_workload(self, d: Draft, plan: Plan, taken: set[str]) -> None:
         wl = plan.wl
         nt, policies, group_of = _constraints(wl, set(plan.placed))
+        # a slice replacing an admitted one keeps that one's pods: its new pods are those past them
+        carried = plan.replacing[1] if plan.replacing is not None else {}
+        minimum = {ps.name: max(ps.minimum - carried.get(ps.name, 0), 0) for ps in wl.pod_sets}
         g = GroupDraft(
             source="kueue", namespace=wl.namespace, name=wl.name, uid=wl.uid,
-            min_member=sum(ps.minimum for ps in wl.pod_sets),
-            min_task_member={ps.name: ps.minimum for ps in wl.pod_sets},
+            min_member=max(sum(minimum.values()), 1) if carried else sum(minimum.values()),
+            min_task_member=minimum,
             queue=QUEUE, priority=plan.priority, network_topology=nt, subgroup_policies=policies, disruption_mode="PodGroup",
             created=wl.created,
             preemption_policy=next((ps.preemption_policy for ps in wl.pod_sets if ps.preemption_policy), ""),
@@ -878,7 +902,7 @@ class Admissions:
             slice_size = tr.slice_size if tr is not None and tr.slice_size and ps.name not in plan.placed else None
             keys = plan.pods.setdefault(ps.name, [])
             domains = _pinned(plan.placed[ps.name][1]) if ps.name in plan.placed else None
-            for i in range(plan.counts.get(ps.name, ps.count)):
+            for i in range(carried.get(ps.name, 0), plan.counts.get(ps.name, ps.count)):
                 if domains is not None and i < len(domains):  # (Kueue's topology ungater: each pod into its domain)
                     selector = {**pods.node_selector, **domains[i]}
                 name = f"{wl.name}-{ps.name}-{i}"

@@ -229,6 +229,11 @@ class Workload:
     #: ``workloadslicing.SliceName``: its ``kueue.x-k8s.io/workload-slice-name`` annotation, else
     #: its name: the pods of the Workload are those naming it (:mod:`app.kueue.ungater`)
     slice_name: str = ""
+    #: ``kueue.x-k8s.io/workload-slice-replacement-for``: the key ("namespace/name") of the
+    #: admitted slice this elastic Job's Workload slice replaces (``ReplacementForKey``)
+    replaces: str | None = None
+    #: its ``kueue.x-k8s.io/job-uid`` label ("" without one)
+    job_uid: str = ""
 
     @property
     def key(self) -> str:
@@ -375,6 +380,8 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
         unhealthy_nodes=_unhealthy_nodes(status, join_pointer(ptr, "status"), ident),
         pod_owned=_owned_by_single_pod(meta, ptr, ident, annotations),
         slice_name=(annotations or {}).get("kueue.x-k8s.io/workload-slice-name", name),
+        replaces=(annotations or {}).get("kueue.x-k8s.io/workload-slice-replacement-for"),
+        job_uid=(r.str_map(meta, "labels", mp, ident) or {}).get("kueue.x-k8s.io/job-uid", ""),
         on_hold=on_hold(status),
         quota_condition=quota_condition(status),
         raw_admission=status.get("admission") if isinstance(status.get("admission"), dict) else None,

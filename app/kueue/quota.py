@@ -534,6 +534,10 @@ class Entry:
     #: the TAS flavors whose topology Kueue delays for it (a MultiKueue check: all; a
     #: ProvisioningRequest check's flavors): no placement is sought there now
     tas_delayed: frozenset[str] = frozenset()
+    #: an elastic Job's Workload slice: the key of the slice it replaces (``ReplacementForKey``), and
+    #: that slice's flavors and requests per podSet position, from its ``status.admission``
+    replaces: str | None = None
+    replaced: list[tuple[dict[str, str], dict[str, int]]] = field(default_factory=list)
 
     def total_requests(self) -> dict[str, Decimal]:
         """``SumTotalRequests`` as Kueue holds it: each resource's value over all podSets at
@@ -574,6 +578,8 @@ class Verdict:
     #: not admitted: the reason of the QuotaReserved False condition Kueue's scheduler writes
     #: (``quotaReservedReason``, ``UnadmittedWorkloadsObservability``; "" when no cycle tried it)
     quota_reason: str = ""
+    #: admitted: the Workload slice it replaces (Kueue finishes it: ``WorkloadSliceReplaced``)
+    replaced: str = ""
 
 
 #: the message of a Workload moved out of the heap with an equivalent one that did not fit
@@ -694,10 +700,21 @@ class Cycle:
         reduced = _reduce(e, lambda counts: self._try(e, counts))
         return reduced if reduced is not None else full
 
+    def replacing(self, e: Entry) -> Holder | None:
+        """``ReplacedWorkloadSlice``: the admitted slice ``e`` replaces, when its ClusterQueue holds
+        it (same namespace: the key's)."""
+        if e.replaces is None:
+            return None
+        if e.replaces.partition("/")[0] != e.key.partition("/")[0]:
+            return None
+        return next((h for h in self.all_holders if h.key == e.replaces and h.queue == e.queue
+                     and h.key not in self.gone), None)  # fmt: skip
+
     def _try(self, e: Entry, counts: list[int] | None) -> tuple[fa.Assignment, list[Any]]:
         cq = self.tree.queues[e.queue]
+        replaced = e.replaced if self.replacing(e) is not None else None
         asg = fa.assign(cq, e.flavors_ok, e.requests(counts), self.oracle(e), cq.fungibility, self.fair is not None,
-                        e.resume, e.groups, e.flavors_why, e.pinned, e.tas[1])  # fmt: skip
+                        e.resume, e.groups, e.flavors_why, e.pinned, e.tas[1], replaced)  # fmt: skip
         topology: dict[str, list[tas.Request]] = {}
         if e.tas[0] and not asg.no_fit:  # (a podSet of count 0 asks for no topology)
             sizes = counts or [ps.count for ps in e.pod_sets]
@@ -1189,7 +1206,9 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                 break
             if pods_ready_block is not None:
                 pods_ready_block = True  # (the Workload just given quota is not PodsReady yet)
-            out[e.key] = Verdict(True, "", asg.flavors, counts=asg.counts, placed=asg.placed)
+            old = cycle.replacing(e)
+            out[e.key] = Verdict(True, "", asg.flavors, counts=asg.counts, placed=asg.placed,
+                                 replaced=old.key if old is not None else "")  # fmt: skip
             if cycle.tas is not None and asg.placed:
                 cycle.tas.admit(e.key, asg.placed, e.tas_requests)
             if pending[e.queue].ledger is not None:  # (the usage-based ClusterQueues')

@@ -1,0 +1,164 @@
+"""Kueue's elastic Jobs by Workload slices (``ElasticJobsViaWorkloadSlices``, beta, on): a scaled
+Job's new Workload slice, annotated ``kueue.x-k8s.io/workload-slice-replacement-for`` with the
+admitted slice it replaces, asks the quota only for the difference, keeps that slice's flavors,
+and once admitted Kueue finishes the old slice (``WorkloadSliceReplaced``).
+
+Transcribed (kubernetes-sigs/kueue, mirror commit ``ff69552e79ad21652c36caa97038382e55625cf7``):
+
+* ``pkg/scheduler/scheduler_test.go`` ``TestSchedule`` "workload-slice fits in single
+  clusterQueue" (the ``sales`` ClusterQueue of Go's harness: 50 cpu on flavor ``default``);
+* ``pkg/scheduler/flavorassigner/flavorassigner_test.go`` ``TestAssignFlavors`` "workload slice
+  preemption fits in the original workload resource flavor" and "... does not fit in the
+  original workload resource flavor" (Go hands the assigner the old slice's ``TotalRequests``;
+  here the old slice is an admitted Workload of the same ClusterQueue with that admission, so it
+  also holds its quota, which the cases' capacities leave room for or which changes nothing:
+  flavor ``one``'s 500m is past anyway).
+
+Read with ``pkg/workloadslicing/workloadslicing.go`` (``ReplacedWorkloadSlice``,
+``ReplacementForKey``), ``flavorassigner.go`` (``findFlavorForPodSets``: the flavor check and
+the subtraction; ``psError`` / ``TotalRequestsFor``: the usage taken is the difference) and
+``scheduler.go`` (``getInitialAssignments``, ``replaceWorkloadSlice``).
+
+The last tests are rules on small clusters: the quota the old slice holds is what the new one
+needs no more of; a slice naming a Workload not admitted in its ClusterQueue, or in another
+namespace, asks for all of it; with the gate off the annotation is not read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.kube import request, roomy_node
+from tests.test_admissions import one, post
+from tests.test_kueue_scheduler_upstream import adm, at, cq, fq, lq, ps, psa, wl
+
+SLICE = "kueue.x-k8s.io/workload-slice-replacement-for"
+NS = "sales"
+
+
+def namespace(name: str) -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
+
+
+def old_slice(name: str, count: int, cpu_each: str, flavor: str, total: str, queue: str = "main", ns: str = NS,
+              **more: tuple[str, str]) -> dict[str, Any]:  # fmt: skip
+    """An admitted slice: ``count`` pods of ``cpu_each`` cpu (and ``more``: resource -> (each, total)),
+    its admission on ``flavor``."""
+    requests = {"cpu": cpu_each, **{r: each for r, (each, _) in more.items()}}
+    usage = [("cpu", flavor, total), *((r, flavor, tot) for r, (_, tot) in more.items())]
+    return wl(name, ns, ps("main", count, requests), queue=queue, admission=adm("cq", psa("main", *usage, count=count)),
+              admitted_at=at(0))  # fmt: skip
+
+
+def new_slice(name: str, count: int, requests: dict[str, str], replaces: str | None, ns: str = NS) -> dict[str, Any]:
+    w = wl(name, ns, ps("main", count, requests), queue="main")
+    if replaces is not None:
+        w["metadata"]["annotations"] = {SLICE: replaces}
+    return w
+
+
+def objects(*flavors: dict[str, Any], extra: tuple[dict[str, Any], ...] = ()) -> list[dict[str, Any]]:
+    rfs = [{"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ResourceFlavor", "metadata": {"name": f["name"]}, "spec": {}}
+           for f in flavors]  # fmt: skip
+    return [roomy_node("n1", ("cpu", "memory")), namespace(NS), *rfs, cq("cq", list(flavors)), lq("main", NS, "cq"), *extra]
+
+
+# -- TestSchedule ----------------------------------------------------------------------------------
+def test_workload_slice_fits_in_single_cluster_queue(client) -> None:  # type: ignore[no-untyped-def]
+    """``scheduler_test.go`` "workload-slice fits in single clusterQueue": foo-2 (15 × 1 cpu)
+    replaces the admitted foo-1 (10 × 1 cpu) in ``sales`` (50 cpu): foo-2 is admitted with its
+    whole assignment (cpu 15 on ``default``, count 15) and foo-1 is Finished
+    (``WorkloadSliceReplaced``, "Replaced to accommodate a workload (UID: , JobUID: ) due to
+    workload slice aggregation")."""
+    old = old_slice("foo-1", 10, "1", "default", "10")
+    new = new_slice("foo-2", 15, {"cpu": "1"}, "sales/foo-1")
+    out = post(client, request(objects(fq("default", ("cpu", "50", "0"))), workloads=[old, new]))
+    got = one(out, "sales/foo-2")
+    assert (got["admitted"], got["reason"]) == (True, "Admitted")
+    assert got["admission"]["podSetAssignments"] == [
+        {"name": "main", "flavors": {"cpu": "default"}, "resourceUsage": {"cpu": "15"}, "count": 15}]
+    gone = one(out, "sales/foo-1")
+    assert (gone["admitted"], gone["reason"]) == (False, "Finished")
+    assert gone["message"].startswith("Replaced to accommodate a workload (UID: , JobUID: ) due to workload slice "
+                                      "aggregation")  # fmt: skip
+
+
+# -- TestAssignFlavors -----------------------------------------------------------------------------
+def test_workload_slice_preemption_fits_in_the_original_workload_resource_flavor(client) -> None:  # type: ignore[no-untyped-def]
+    """``flavorassigner_test.go`` "workload slice preemption fits in the original workload resource
+    flavor": the old slice holds 2 cpu, 10Mi on ``two``; the new one (3 cpu, 10Mi) may not take
+    ``one`` (3 cpu would fit it: "could not assign one flavor since the original workload is
+    assigned: two") and takes ``two`` for the 1 cpu more (4 cpu there)."""
+    flavors = (fq("one", ("cpu", "3"), ("memory", "1Gi")), fq("two", ("cpu", "4"), ("memory", "2Gi")))
+    old = old_slice("old", 1, "2", "two", "2", memory=("10Mi", "10Mi"))
+    new = new_slice("new", 1, {"cpu": "3", "memory": "10Mi"}, "sales/old")
+    got = one(post(client, request(objects(*flavors), workloads=[old, new])), "sales/new")
+    assert (got["admitted"], got["reason"]) == (True, "Admitted")
+    assert got["admission"]["podSetAssignments"][0]["flavors"] == {"cpu": "two", "memory": "two"}
+
+
+def test_workload_slice_preemption_does_not_fit_in_the_original_workload_resource_flavor(client) -> None:  # type: ignore[no-untyped-def]
+    """``flavorassigner_test.go`` "workload slice preemption does not fit in the original workload
+    resource flavor": the old slice is on ``one`` (500m cpu): the 1 cpu more is past its maximum
+    capacity, and ``two`` is not the original flavor: no fit, with Go's reasons."""
+    flavors = (fq("one", ("cpu", "500m"), ("memory", "1Gi")), fq("two", ("cpu", "4"), ("memory", "2Gi")))
+    old = old_slice("old", 1, "2", "one", "2", memory=("10Mi", "10Mi"))
+    new = new_slice("new", 1, {"cpu": "3", "memory": "10Mi"}, "sales/old")
+    got = one(post(client, request(objects(*flavors), workloads=[old, new])), "sales/new")
+    assert (got["admitted"], got["reason"]) == (False, "InsufficientQuota")
+    assert got["quotaReservedReason"] == "ExceedsMaxQuota"
+    msg = got["message"]
+    assert ("insufficient quota for cpu in flavor one, previously considered podsets requests (0) + current podset "
+            "request (1) > maximum capacity (500m)") in msg, msg
+    assert "could not assign two flavor since the original workload is assigned: one" in msg, msg
+
+
+# -- rules -----------------------------------------------------------------------------------------
+def test_a_replacing_slice_asks_the_quota_only_for_the_difference(client) -> None:  # type: ignore[no-untyped-def]
+    """``findFlavorForPodSets``: 12 cpu of quota, the old slice holds 10; the new slice of 12 asks
+    for 2 more and is admitted (as a Workload of its own it would need 12 with 10 taken: no fit)."""
+    old = old_slice("old", 10, "1", "default", "10")
+    new = new_slice("new", 12, {"cpu": "1"}, "sales/old")
+    alone = new_slice("alone", 12, {"cpu": "1"}, None)
+    out = post(client, request(objects(fq("default", ("cpu", "12"))), workloads=[old, new]))
+    assert one(out, "sales/new")["reason"] == "Admitted"
+    assert one(out, "sales/old")["reason"] == "Finished"
+    out = post(client, request(objects(fq("default", ("cpu", "12"))), workloads=[old, alone]))
+    assert one(out, "sales/alone")["reason"] == "InsufficientQuota"
+    assert one(out, "sales/old")["reason"] == "AlreadyAdmitted"
+
+
+def test_a_replacing_slice_places_only_its_new_pods(client, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The Job keeps the old slice's pods: the new slice's pods are those past its count (here
+    pods 10 and 11), and the answer counts those against the nodes."""
+    import app.kueue.admit as kueue_admit
+
+    seen: list[Any] = []
+    real = kueue_admit.run_session
+    monkeypatch.setattr(kueue_admit, "run_session", lambda *a, **k: seen.append(real(*a, **k)) or seen[-1])
+    old = old_slice("old", 10, "1", "default", "10")
+    new = new_slice("new", 12, {"cpu": "1"}, "sales/old")
+    out = post(client, request(objects(fq("default", ("cpu", "12"))), workloads=[old, new]))
+    assert one(out, "sales/new")["reason"] == "Admitted"
+    assert sorted(b.pod for b in seen[-1].decision.bindings) == ["sales/new-main-10", "sales/new-main-11"]
+
+
+def test_a_slice_naming_no_admitted_workload_of_its_cluster_queue_asks_for_all(client) -> None:  # type: ignore[no-untyped-def]
+    """``ReplacedWorkloadSlice``: the named slice must be admitted in the new one's ClusterQueue
+    and in its namespace; else the new slice is a Workload like any other."""
+    old = old_slice("old", 10, "1", "default", "10")
+    for target in ("sales/missing", "other/old"):
+        new = new_slice("new", 12, {"cpu": "1"}, target)
+        out = post(client, request(objects(fq("default", ("cpu", "12"))), workloads=[old, new]))
+        assert one(out, "sales/new")["reason"] == "InsufficientQuota", target
+        assert one(out, "sales/old")["reason"] == "AlreadyAdmitted", target
+
+
+def test_with_the_gate_off_the_replacement_annotation_is_not_read(client) -> None:  # type: ignore[no-untyped-def]
+    """``ReplacedWorkloadSlice`` returns nothing unless ``ElasticJobsViaWorkloadSlices`` is on."""
+    config = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration",
+              "featureGates": {"ElasticJobsViaWorkloadSlices": False}}  # fmt: skip
+    old = old_slice("old", 10, "1", "default", "10")
+    new = new_slice("new", 12, {"cpu": "1"}, "sales/old")
+    out = post(client, request(objects(fq("default", ("cpu", "12")), extra=(config,)), workloads=[old, new]))
+    assert one(out, "sales/new")["reason"] == "InsufficientQuota"
