@@ -11,7 +11,7 @@ from typing import Any
 from tests.kube import request
 from tests.test_admissions import one, post
 from tests.test_kueue_topology_ungater_upstream import (
-    B1R1, B1R2, B2R1, BLOCK, BR, JOB_INDEX, MAIN, OFFSET, RACK, kueue_objects, node, placements, pod, ps, psa, wl,
+    B1R1, B1R2, B2R1, BLOCK, BR, JOB_INDEX, MAIN, NOW, OFFSET, RACK, kueue_objects, node, placements, pod, ps, psa, wl,
 )
 from tests import test_kueue_topology_ungater_upstream as upstream
 
@@ -116,3 +116,64 @@ def test_the_ungated_pods_do_not_depend_on_the_order_of_the_objects(client) -> N
         assert post(client, request(shuffled, workloads=[w])) == first
     assert [(u["pod"], u["nodeSelector"][RACK]) for u in one(first, "ns/unit-test")["ungated"]] == [
         ("ns/p0", "r1"), ("ns/p1", "r1"), ("ns/p2", "r2"), ("ns/p3", "r1")]
+
+
+# -- found by a review against Go (session 48) -----------------------------------------------------
+def test_a_podset_assignment_without_a_count_ungates_nothing(client, sessions) -> None:  # type: ignore[no-untyped-def]
+    """``topology_ungater.go`` dereferences ``*psa.Count`` for every group: without one the reconcile
+    panics (recovered as an error) and no pod is ungated; the warning says so."""
+    a = psa(MAIN, "1", 1, [(B1R1, 1)])
+    del a["count"]
+    entry, got = placements(client, sessions, wl(ps(MAIN, 1), admission=[a]), [pod("p")], BR, DOMS)
+    assert entry["ungated"] == [] and got == {"p": None}
+
+
+def test_a_workload_waiting_to_be_evicted_for_a_retry_check_is_still_ungated(client, sessions) -> None:  # type: ignore[no-untyped-def]
+    """``IsAdmittedByTAS`` reads no check: a Workload whose Retry check waits for
+    ``requeueState.requeueAt`` is still Admitted, and its pod is ungated."""
+    w = wl(ps(MAIN, 1), admission=[psa(MAIN, "1", 1, [(B1R1, 1)])])
+    w["status"]["admissionChecks"] = [{"name": "ac", "state": "Retry", "lastTransitionTime": NOW, "message": ""}]
+    w["status"]["requeueState"] = {"requeueAt": "2026-11-23T13:00:00Z", "count": 1}
+    entry, got = placements(client, sessions, w, [pod("p")], BR, DOMS)
+    assert [u["pod"] for u in entry["ungated"]] == ["ns/p"] and got == {"p": B1R1}
+
+
+def test_an_empty_slice_name_annotation_names_the_empty_slice(client, sessions) -> None:  # type: ignore[no-untyped-def]
+    """``SliceName`` returns the annotation when present, empty or not: the pods naming the
+    Workload by ``kueue.x-k8s.io/workload`` alone are not its slice's."""
+    w = wl(ps(MAIN, 1), admission=[psa(MAIN, "1", 1, [(B1R1, 1)])])
+    w["metadata"]["annotations"] = {"kueue.x-k8s.io/workload-slice-name": ""}
+    entry, _ = placements(client, sessions, w, [pod("p")], BR, DOMS)
+    assert entry["ungated"] == []
+
+
+def test_a_pod_two_workloads_name_is_ungated_once(client) -> None:  # type: ignore[no-untyped-def]
+    """Once ungated a pod has no gate: the next Workload's reconcile counts it where its
+    nodeSelector puts it and does not ungate it again."""
+    wa = wl(ps(MAIN, 1), admission=[psa(MAIN, "1", 1, [(B1R1, 1)])])
+    wb = wl(ps(MAIN, 1), admission=[psa(MAIN, "1", 1, [(B1R2, 1)])])
+    wa["metadata"]["name"], wb["metadata"]["name"] = "a", "b"
+    for w in (wa, wb):
+        w["metadata"]["annotations"] = {"kueue.x-k8s.io/workload-slice-name": "a"}
+    p = pod("p")
+    p["metadata"]["annotations"]["kueue.x-k8s.io/workload-slice-name"] = "a"
+    out = post(client, request([node(d, BR) for d in DOMS] + kueue_objects(BR) + [p], workloads=[wa, wb]))
+    assert [u["pod"] for k in ("ns/a", "ns/b") for u in one(out, k)["ungated"]] == ["ns/p"]
+
+
+def test_podset_assignments_with_one_name_twice_are_refused(client) -> None:  # type: ignore[no-untyped-def]
+    """The Workload CRD keys ``podSetAssignments`` by name (a list map): a 422 at the second name."""
+    w = wl(ps(MAIN, 2), admission=[psa(MAIN, "1", 1, [(B1R1, 1)]), psa(MAIN, "1", 1, [(B1R2, 1)])])
+    r = client.post("/v1/admissions", json=request([node(d, BR) for d in DOMS] + kueue_objects(BR), workloads=[w]))
+    assert r.status_code == 422, r.text
+    assert r.json()["errors"][0]["pointer"].endswith("/status/admission/podSetAssignments/1/name"), r.text
+
+
+def test_an_index_label_past_int64_wraps_as_go_reads_it(client, sessions) -> None:  # type: ignore[no-untyped-def]
+    """``readUIntFromStringBelowBound`` returns ``int(uintValue)``: 2^64 − 9 is −9 and, with an
+    offset of −10 (the bound below zero, which ``uint64`` makes huge), rank 1."""
+    w = wl(ps(MAIN, 2, index=JOB_INDEX), admission=[psa(MAIN, "2", 2, [(B1R1, 1), (B1R2, 1)])])
+    pods = [pod("a", labels={JOB_INDEX: str(2**64 - 9)}, offset="-10"),
+            pod("b", labels={JOB_INDEX: str(2**64 - 10)}, offset="-10")]  # fmt: skip
+    _, got = placements(client, sessions, w, pods, BR, DOMS)
+    assert got == {"a": B1R2, "b": B1R1}

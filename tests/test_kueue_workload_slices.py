@@ -162,3 +162,75 @@ def test_with_the_gate_off_the_replacement_annotation_is_not_read(client) -> Non
     new = new_slice("new", 12, {"cpu": "1"}, "sales/old")
     out = post(client, request(objects(fq("default", ("cpu", "12")), extra=(config,)), workloads=[old, new]))
     assert one(out, "sales/new")["reason"] == "InsufficientQuota"
+
+
+# -- the job reconciler: EnsureWorkloadSlices ------------------------------------------------------
+def _elastic(parallelism: int, generation: int = 2) -> dict[str, Any]:
+    """An elastic batch/v1 Job ``train`` in ``ml`` (8 GPUs a pod), running (not suspended)."""
+    from tests.test_kueue_jobs import job
+
+    j = job("train", parallelism, annotations={"kueue.x-k8s.io/elastic-job": "true"})
+    j["spec"]["suspend"] = False
+    j["metadata"]["generation"] = generation
+    return j
+
+
+def _slice_of(job_obj: dict[str, Any], name: str, count: int, admitted: bool) -> dict[str, Any]:
+    """The Job's Workload ``name`` of ``count`` pods, its controller the Job; ``admitted``: quota
+    reserved and Admitted on flavor ``f`` (8 GPUs and 1 cpu a pod)."""
+    from tests.test_kueue_jobs import owned_workload
+
+    w = owned_workload(name, "train", job_obj["metadata"]["uid"], ns="ml", queue="lq", count=count,
+                       template=job_obj["spec"]["template"])  # fmt: skip
+    w["metadata"]["annotations"] = {"kueue.x-k8s.io/workload-slice-name": name}
+    if admitted:
+        w["status"] = {"admission": adm("cq", psa("main", ("cpu", "f", str(count)), ("nvidia.com/gpu", "f", str(8 * count)),
+                                                  count=count)),
+                       "conditions": [{"type": t, "status": "True", "lastTransitionTime": "2026-11-23T10:30:00Z",
+                                       "reason": t, "message": ""} for t in ("QuotaReserved", "Admitted", "PodsReady")]}  # fmt: skip
+    return w
+
+
+def _post_jobs(client: Any, objs: list[dict[str, Any]]) -> dict[str, Any]:
+    from tests.test_admissions import body
+
+    return post(client, body([], objs))
+
+
+def test_an_elastic_job_scaled_up_gets_a_new_slice_replacing_its_admitted_one(client) -> None:  # type: ignore[no-untyped-def]
+    """``EnsureWorkloadSlices`` (one slice, admitted, the Job scaled up from 2 to 3 pods) then
+    ``prepareWorkloadSlice``: Kueue creates a new Workload named with the Job's generation,
+    annotated as the old slice's replacement; 24 GPUs of quota, the old slice holds 16: the new
+    one asks for 8 more, is admitted, and the old one is Finished."""
+    from app.kueue import jobs
+    from tests.test_kueue_jobs import queues
+
+    j = _elastic(3)
+    old = _slice_of(j, "train-slice-1", 2, admitted=True)
+    out = _post_jobs(client, queues(24) + [j, old])
+    new_key = f"ml/{jobs.workload_name('train', 'uid-train', 'Job', 'batch', '2')}"
+    got = one(out, new_key)
+    assert (got["reason"], got["admission"]["podSetAssignments"][0]["count"]) == ("Admitted", 3), got
+    assert one(out, "ml/train-slice-1")["reason"] == "Finished"
+
+
+def test_an_elastic_jobs_pending_slice_takes_the_jobs_new_count(client) -> None:  # type: ignore[no-untyped-def]
+    """``EnsureWorkloadSlices``: a slice holding no quota has its counts set to the Job's
+    (``ApplyPodSetCounts``): one Workload, of 3 pods."""
+    from tests.test_kueue_jobs import queues
+
+    j = _elastic(3)
+    pending = _slice_of(j, "train-slice-1", 2, admitted=False)
+    out = _post_jobs(client, queues(24) + [j, pending])
+    assert [(w["workload"], w["reason"]) for w in out["workloads"]] == [("ml/train-slice-1", "Admitted")]
+    assert one(out, "ml/train-slice-1")["admission"]["podSetAssignments"][0]["count"] == 3
+
+
+def test_an_elastic_job_with_its_slices_count_keeps_that_slice(client) -> None:  # type: ignore[no-untyped-def]
+    """``EnsureWorkloadSlices``: the same counts: the admitted slice is the Job's, no new one."""
+    from tests.test_kueue_jobs import queues
+
+    j = _elastic(2)
+    old = _slice_of(j, "train-slice-1", 2, admitted=True)
+    out = _post_jobs(client, queues(24) + [j, old])
+    assert [(w["workload"], w["reason"]) for w in out["workloads"]] == [("ml/train-slice-1", "AlreadyAdmitted")]

@@ -1794,6 +1794,11 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
     if owned and job.pod_sets_error:  # FindMatchingWorkloads -> EquivalentToWorkload calls PodSets()
         res.note = _pod_sets_failed(job)
         return res
+    if job.elastic:
+        sliced = _workload_slices(job, res, owned, by_name, now=now, wpcs=wpcs, pcs=jin.pod_priority_classes, limits=limits,
+                                  runtime_classes=runtime_classes, short=jin.short_names)  # fmt: skip
+        if sliced is not None:
+            return sliced
     match = ""
     to_delete: list[str] = []
     for key in owned:  # FindMatchingWorkloads, in name order (as the API lists them)
@@ -1839,6 +1844,86 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
         return res
     return _construct(job, name, res, now=now, wpcs=wpcs, pcs=jin.pod_priority_classes,
                       limits=limits, runtime_classes=runtime_classes)  # fmt: skip
+
+
+SLICE_NAME = "kueue.x-k8s.io/workload-slice-name"  # kueue.WorkloadSliceNameAnnotation
+SLICE_REPLACES = "kueue.x-k8s.io/workload-slice-replacement-for"  # workloadslicing.WorkloadSliceReplacementFor
+
+
+def _finished_workload(wl: dict) -> bool:
+    """``workloadfinish.IsFinished``: the ``Finished`` condition is True."""
+    status = wl.get("status") if isinstance(wl.get("status"), dict) else {}
+    conds = status.get("conditions") if isinstance(status.get("conditions"), list) else []
+    return any(isinstance(c, dict) and c.get("type") == "Finished" and c.get("status") == "True" for c in conds)
+
+
+def _pod_set_counts(wl: dict) -> dict[str, int] | None:
+    """``ExtractPodSetCountsFromWorkload``: podSet name -> count (None when a podSet is not readable)."""
+    spec = wl.get("spec") if isinstance(wl.get("spec"), dict) else {}
+    out: dict[str, int] = {}
+    for ps in spec.get("podSets") if isinstance(spec.get("podSets"), list) else []:
+        if not isinstance(ps, dict) or not isinstance(ps.get("name", "main"), str):
+            return None
+        count = ps.get("count", 1)
+        out[ps.get("name", "main")] = count if isinstance(count, int) and not isinstance(count, bool) else 1
+    return out
+
+
+def _workload_slices(job: Job, res: Outcome, owned: list[str], by_name: dict[str, dict], *, now: float,
+                     wpcs: dict[str, int], pcs: dict[str, tuple[int, bool]], limits: dict[str, limitrange.Summary],
+                     runtime_classes: dict[str, dict[str, str] | None], short: bool) -> Outcome | None:  # fmt: skip
+    """``EnsureWorkloadSlices`` for an elastic job (``ElasticJobsViaWorkloadSlices``) whose one
+    Workload not finished (``FindNotFinishedWorkloads``) has the job's podSet names with other
+    counts: not holding quota, or scaled down, Kueue sets that Workload's counts to the job's
+    (``ApplyPodSetCounts``); scaled up while it holds quota, Kueue creates a new slice, named with
+    the job's generation, annotated ``workload-slice-replacement-for`` the old one and with its
+    slice name (``prepareWorkloadSlice``), which the quota pass admits for the difference and
+    which then replaces the old one. None: the usual match (the same counts, other podSet names:
+    ``ensureOneWorkload``'s fallback, or several slices: ``normalizeActiveSlices``, named)."""
+    live = sorted((k for k in owned if not _finished_workload(by_name[k])),
+                  key=lambda k: (str(_meta(by_name[k]).get("creationTimestamp", "")), str(_meta(by_name[k]).get("uid", ""))))  # fmt: skip
+    if len(live) > 1:
+        res.unmodelled.append(f"{job.label}: {len(live)} Workload slices not finished ({', '.join(live)}): Kueue's "
+                              "normalizeActiveSlices keeps the admitted one and its pending replacement and finishes the "
+                              "others; not modelled (each is answered as it is)")  # fmt: skip
+        return None
+    if not live:
+        return None
+    key = live[0]
+    wl = by_name[key]
+    have = _pod_set_counts(wl)
+    want = {src.name: src.count for src in job.sources}
+    if have is None or set(have) != set(want) or have == want:
+        return None
+    name = key.split("/", 1)[1]
+    scaled_down = any(want[n] < have[n] for n in want) and not any(have[n] < want[n] for n in want)
+    if not _quota_reserved(wl):
+        res.replaces = key
+        res.unmodelled.append(f"Workload {key}: its elastic {job.label} now counts {want} pods: Kueue sets its podSet "
+                              "counts to the job's (ApplyPodSetCounts): answered with the spec Kueue constructs")  # fmt: skip
+        return _construct(job, name, res, now=now, wpcs=wpcs, pcs=pcs, limits=limits, runtime_classes=runtime_classes)
+    if scaled_down:
+        res.existing = key
+        res.unmodelled.append(f"Workload {key}: its elastic {job.label} scaled down to {want} pods: Kueue lowers the "
+                              "admitted slice's podSet counts in place (ApplyPodSetCounts); not modelled, answered with "
+                              "the counts it has")  # fmt: skip
+        return res
+    new = workload_name(job.name, job.uid, job.kind.kind, job.kind.group, _name_extra(job), short=short)
+    if f"{job.namespace}/{new}" in by_name:
+        res.note = (f"the snapshot has a Workload named {job.namespace}/{new} (Kueue's create of the scaled-up slice "
+                    "fails: AlreadyExists)")  # fmt: skip
+        return res
+    out = _construct(job, new, res, now=now, wpcs=wpcs, pcs=pcs, limits=limits, runtime_classes=runtime_classes)
+    if out.workload is not None:
+        out.workload.replaces = key
+        annotations = _meta(wl).get("annotations")
+        origin = annotations.get(SLICE_NAME) if isinstance(annotations, dict) else None
+        out.workload.slice_name = origin if isinstance(origin, str) and origin else name
+    return out
+
+
+def _meta(o: dict) -> dict:
+    return o["metadata"] if isinstance(o.get("metadata"), dict) else {}
 
 
 def _pod_sets_failed(job: Job) -> str:
@@ -2311,7 +2396,7 @@ def _unmodelled(job: Job) -> list[str]:
                    "server assigns the uid Kueue would hash")  # fmt: skip
     if job.elastic:
         out.append(f"{job.label} is elastic ({ELASTIC}: workload slices): its Workload is named with generation "
-                   f"{job.generation}; slice replacement on scaling is not modelled")  # fmt: skip
+                   f"{job.generation}")  # fmt: skip
         if job.kind in (RAYJOB, RAYSERVICE) and job.ray is not None and job.ray.cluster_name \
                 and job.ray.cluster_generation == "":  # fmt: skip
             out.append(f"{job.label}: its status names RayCluster {job.namespace}/{job.ray.cluster_name}, which is not in "

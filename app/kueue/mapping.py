@@ -719,6 +719,11 @@ class Admissions:
                 out.setdefault((p.namespace, name), []).append(p)
         return out
 
+    def _evicted_for_checks(self, wl: Workload) -> bool:
+        """The answer evicts (or deactivates) the admitted Workload for its failed admission
+        checks now (not while it waits for ``requeueState.requeueAt``)."""
+        return bool(admissionchecks.failed(wl)) and not (wl.ready.requeue_at is not None and self.now < wl.ready.requeue_at)
+
     def _replaced_slice(self, wl: Workload) -> dict[str, Any]:
         """``ReplacedWorkloadSlice``'s part the quota pass needs (``ElasticJobsViaWorkloadSlices``,
         beta, on): the key of the slice ``wl`` replaces and, when the snapshot holds it admitted,
@@ -737,8 +742,7 @@ class Admissions:
         the ``kueue.x-k8s.io/topology`` gate and has its domain in its nodeSelector, so the
         session places it there as kube-scheduler would (the answer lists them: ``ungated``)."""
         plans = [p for p in self.plans if p.state == ADMITTED and p.eviction is None and p.replaced_by is None
-                 and ungater.admitted_by_tas(p.wl)
-                 and not admissionchecks.failed(p.wl)]  # fmt: skip
+                 and ungater.admitted_by_tas(p.wl) and not self._evicted_for_checks(p.wl)]  # fmt: skip
         if not plans:
             return
         by_slice: dict[tuple[str, str], list[PodDraft]] = {}
@@ -760,7 +764,7 @@ class Admissions:
 
         for plan in sorted(plans, key=lambda p: p.key):
             wl = plan.wl
-            found, why = ungater.reconcile(wl, by_slice.get((wl.namespace, wl.slice_name or wl.name), []),
+            found, why = ungater.reconcile(wl, by_slice.get((wl.namespace, wl.name if wl.slice_name is None else wl.slice_name), []),
                                            lambda p: ungater.TOPOLOGY_GATE in gates_of(p))  # fmt: skip
             if why:
                 self.notes.append(f"Workload {wl.key}: {why}")
@@ -768,6 +772,7 @@ class Admissions:
                 p = u.pod
                 left = list(gates_of(p))
                 left.remove(ungater.TOPOLOGY_GATE)
+                gates[id(p)] = left  # (ungated: a later Workload naming the pod counts it as placed)
                 p.node_selector = {**p.node_selector, **u.node_labels}
                 p.gated = bool(left)
                 p.labels = {**p.labels, TAS_DOMAIN_LABEL: "/".join(u.node_labels.values())}

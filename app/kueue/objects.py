@@ -227,8 +227,8 @@ class Workload:
     #: its admission checks' ``podSetUpdates`` (:mod:`app.kueue.podsetupdates`)
     check_updates: list[podsetupdates.Update] = field(default_factory=list)
     #: ``workloadslicing.SliceName``: its ``kueue.x-k8s.io/workload-slice-name`` annotation, else
-    #: its name: the pods of the Workload are those naming it (:mod:`app.kueue.ungater`)
-    slice_name: str = ""
+    #: its name (None: no annotation): the pods of the Workload are those naming it (:mod:`app.kueue.ungater`)
+    slice_name: str | None = None
     #: ``kueue.x-k8s.io/workload-slice-replacement-for``: the key ("namespace/name") of the
     #: admitted slice this elastic Job's Workload slice replaces (``ReplacementForKey``)
     replaces: str | None = None
@@ -379,7 +379,7 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
         delayed=delayed,
         unhealthy_nodes=_unhealthy_nodes(status, join_pointer(ptr, "status"), ident),
         pod_owned=_owned_by_single_pod(meta, ptr, ident, annotations),
-        slice_name=(annotations or {}).get("kueue.x-k8s.io/workload-slice-name", name),
+        slice_name=(annotations or {}).get("kueue.x-k8s.io/workload-slice-name"),
         replaces=(annotations or {}).get("kueue.x-k8s.io/workload-slice-replacement-for"),
         job_uid=(r.str_map(meta, "labels", mp, ident) or {}).get("kueue.x-k8s.io/job-uid", ""),
         on_hold=on_hold(status),
@@ -470,8 +470,10 @@ def _admission_usage(adm: Any, ap: str, ident: dict[str, str],
             raise InputError("a podSetAssignment must be an object", pp, ident)
         flavors = r.obj(psa, "flavors", pp, ident)
         mine: dict[tuple[str, str], int] = {}
-        per_set.append((r.string(psa, "name", pp, ident), r.integer(psa, "count", pp, ident, minimum=0, maximum=2**31 - 1),
-                        mine))  # fmt: skip
+        ps_name = r.string(psa, "name", pp, ident)
+        if any(ps_name == seen for seen, _, _ in per_set):  # (the CRD: a list map keyed by name)
+            raise InputError(f"duplicate podSetAssignments name {ps_name!r}", join_pointer(pp, "name"), ident)
+        per_set.append((ps_name, r.integer(psa, "count", pp, ident, minimum=0, maximum=2**31 - 1), mine))
         ta = _topology_assignment(psa.get("topologyAssignment"), join_pointer(pp, "topologyAssignment"), ident)
         if ta is not None:
             topologies[per_set[-1][0]] = ta

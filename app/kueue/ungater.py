@@ -9,8 +9,8 @@ places it. ``reconcile`` does the same for the pods a request's snapshot holds:
 * **Pods of a podSet** (``podsForPodSet``): in the Workload's namespace, whose
   ``kueue.x-k8s.io/workload-slice-name`` annotation (else ``kueue.x-k8s.io/workload``) names the
   Workload's slice (its own ``workload-slice-name`` annotation, else its name), labelled
-  ``kueue.x-k8s.io/podset`` with the podSet's name, not terminated; in name order (the order the
-  API server lists them).
+  ``kueue.x-k8s.io/podset`` with the podSet's name, not terminated; in name order (Kueue lists
+  them from its informer cache's index, in no set order: name order is the deterministic one).
 * **Rank offsets**: podSet assignments sharing a ``podSetGroupName`` form a group (the others one
   each, keyed by their position); in a group of two the smaller podSet (a LeaderWorkerSet's
   leader) takes ranks ``0..n-1`` and the larger the next ones; the first listed pod's
@@ -107,7 +107,7 @@ def _read_uint_below(p: PodDraft, key: str, bound: int) -> int | None:
     v = int(digits)
     if v >= 2**64 or v >= bound % 2**64:
         return None
-    return v
+    return v - 2**64 if v >= 2**63 else v  # (int(uintValue): past int64, negative)
 
 
 def _ranks(pods: list[PodDraft], count: int, index_label: str, sub_label: str | None, sub_count: int | None,
@@ -174,8 +174,10 @@ def reconcile(wl: Workload, pods: list[PodDraft], gated: Callable[[PodDraft], bo
     ([], why) when the reconcile fails. ``pods``: the snapshot's pods of the Workload's slice
     (any podSet), ``gated``: whether a pod carries the topology gate."""
     requests = {ps.name: ps.topology for ps in wl.pod_sets}
-    counts = {ps.name: ps.count for ps in wl.pod_sets}
-    psas = [(name, count if count is not None else counts.get(name, 0)) for name, count, _ in wl.assignments]
+    if any(count is None for _, count, _ in wl.assignments):
+        return [], ("a podSetAssignment of its status.admission has no count: Kueue's topology ungater dereferences it "
+                    "(the reconcile panics and is recovered as an error), so it ungates none of its pods")  # fmt: skip
+    psas = [(name, count) for name, count, _ in wl.assignments]
     groups: dict[str, list[tuple[str, int]]] = {}
     for i, (name, count) in enumerate(psas):
         tr = requests.get(name)
@@ -202,10 +204,11 @@ def reconcile(wl: Workload, pods: list[PodDraft], gated: Callable[[PodDraft], bo
             continue
         listed = by_set.get(name, [])
         if listed and (raw := listed[0].annotations.get(OFFSET_ANNOTATION)) is not None:
-            v = gostrconv.parse_int(raw)
+            v, err = gostrconv.parse_int_err(raw)
             if v is None:
-                return [], (f"pod {listed[0].namespace}/{listed[0].name}'s {OFFSET_ANNOTATION} annotation {raw!r} is not "
-                            "an integer: Kueue's topology ungater fails its reconcile and ungates none of the Workload's pods")  # fmt: skip
+                return [], (f"pod {listed[0].namespace}/{listed[0].name}'s {OFFSET_ANNOTATION} annotation {raw!r} does not "
+                            f"parse (strconv.Atoi: {err}): Kueue's topology ungater fails its reconcile and ungates none "
+                            "of the Workload's pods")  # fmt: skip
             offsets[name] = _int32(offsets.get(name, 0) + _int32(v))
             bounds[name] = _int32(bounds.get(name, 0) + _int32(v))
         a = _Assignment(*ta)
