@@ -234,3 +234,135 @@ def test_an_elastic_job_with_its_slices_count_keeps_that_slice(client) -> None: 
     old = _slice_of(j, "train-slice-1", 2, admitted=True)
     out = _post_jobs(client, queues(24) + [j, old])
     assert [(w["workload"], w["reason"]) for w in out["workloads"]] == [("ml/train-slice-1", "AlreadyAdmitted")]
+
+
+# -- found by a review against Go (session 48) -----------------------------------------------------
+RF = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ResourceFlavor", "metadata": {"name": "default"}, "spec": {}}
+ONE = {"now": "2026-11-23T10:30:00Z", "kueueCycles": 1}
+
+def cohort_objs(cq_cpu: str, cq2_cpu: str, **cq2_spec: Any) -> list[dict[str, Any]]:
+    return [roomy_node("n1", ("cpu",)), namespace(NS), RF,
+            cq("cq", [fq("default", ("cpu", cq_cpu), ("memory", "0"))], cohort="co"),
+            cq("cq2", [fq("default", ("cpu", cq2_cpu), ("memory", "10Gi"))], cohort="co", **cq2_spec),
+            lq("main", NS, "cq"), lq("two", NS, "cq2")]
+
+def test_a_second_slice_replacing_the_same_one_asks_for_all_it_needs(client) -> None:  # type: ignore[no-untyped-def]
+    """Once a slice replaced the old one, the old one is a target of this cycle and then out of Kueue's
+    cache: a second slice naming it overlaps (skipped) and later asks for all it needs."""
+    old = old_slice("old", 10, "1", "default", "10")
+    n1 = new_slice("n1", 12, {"cpu": "1"}, "sales/old")
+    n2 = new_slice("n2", 12, {"cpu": "1"}, "sales/old"); n2["metadata"]["creationTimestamp"] = at(5)
+    out = post(client, request(objects(fq("default", ("cpu", "14"))), workloads=[old, n1, n2]))
+    assert one(out, "sales/n1")["reason"] == "Admitted"
+    assert one(out, "sales/n2")["reason"] != "Admitted"      # Go: n1 holds 12 of 14
+
+def test_after_the_replacement_the_new_slice_holds_the_whole_quota(client) -> None:  # type: ignore[no-untyped-def]
+    """From the next cycle Kueue's cache has the new slice at its whole usage and the old one gone: a
+    reclaiming preemptor takes the new slice."""
+    old = old_slice("old", 10, "1", "default", "10")
+    new = new_slice("new", 12, {"cpu": "1"}, "sales/old")
+    w = wl("w", NS, ps("main", 1, {"memory": "1Gi"}), queue="two", created=at(1))
+    p = wl("p", NS, ps("main", 8, {"cpu": "1"}), queue="two", created=at(2))
+    out = post(client, request(cohort_objs("4", "8", preemption={"reclaimWithinCohort": "Any"}),
+                               workloads=[old, new, w, p]))
+    assert one(out, "sales/old")["reason"] == "Finished"
+    assert [v["workload"] for v in one(out, "sales/p")["preemptions"]] == ["sales/new"]   # Python: ["sales/old"]
+
+def test_a_replaced_slice_an_earlier_preemptor_targets_is_an_overlap(client) -> None:  # type: ignore[no-untyped-def]
+    """``getInitialAssignments`` makes the replaced slice a target of the new one: another preemptor's
+    target first, the new slice overlaps and is assigned again without it (NoFit)."""
+    old = old_slice("old", 10, "1", "default", "10")
+    new = new_slice("new", 12, {"cpu": "1"}, "sales/old")
+    p = wl("p", NS, ps("main", 8, {"cpu": "1"}), queue="two", created=at(2))
+    out = post(client, request(cohort_objs("4", "8", preemption={"reclaimWithinCohort": "Any"}),
+                               workloads=[old, new, p], options=ONE))
+    assert [v["workload"] for v in one(out, "sales/p")["preemptions"]] == ["sales/old"]
+    assert one(out, "sales/new")["reason"] != "Admitted"    # Go: overlap -> recompute -> NoFit
+
+def test_a_later_head_of_the_cycle_fits_without_the_replaced_slice(client) -> None:  # type: ignore[no-untyped-def]
+    """``processEntry`` puts the replaced slice into ``preemptedWorkloads``: a later head of the cycle
+    fits without its usage."""
+    old = old_slice("old", 10, "1", "default", "10")
+    new = new_slice("new", 12, {"cpu": "1"}, "sales/old")
+    p = wl("p", NS, ps("main", 5, {"cpu": "1"}), queue="two", created=at(2))
+    out = post(client, request(cohort_objs("12", "4"), workloads=[old, new, p], options=ONE))
+    assert one(out, "sales/p")["reason"] == "Admitted"      # Go's fits() removes preemptedWorkloads (old)
+
+def test_a_resource_the_old_slice_lacks_has_no_original_flavor(client) -> None:  # type: ignore[no-untyped-def]
+    """``findFlavorForPodSets``: a resource the old slice has no flavor for matches no flavor ("...is
+    assigned: ")."""
+    old = old_slice("old", 2, "1", "default", "2")
+    new = new_slice("new", 3, {"cpu": "1", "memory": "1Gi"}, "sales/old")
+    out = post(client, request(objects(fq("default", ("cpu", "12"), ("memory", "10Gi"))), workloads=[old, new]))
+    got = one(out, "sales/new")
+    assert got["reason"] != "Admitted"
+    assert "could not assign default flavor since the original workload is assigned: " in got["message"]
+
+def _two(name: str, order: str, a: tuple[int, str], b: tuple[int, str], admission: dict[str, Any] | None = None,
+         replaces: str | None = None) -> dict[str, Any]:
+    sets = {"a": ps("a", a[0], {"cpu": a[1]}), "b": ps("b", b[0], {"cpu": b[1]})}
+    w = wl(name, NS, *[sets[c] for c in order], queue="main", admission=admission,
+           admitted_at=at(0) if admission else None)
+    if replaces:
+        w["metadata"]["annotations"] = {SLICE: replaces}
+    return w
+
+def test_podsets_in_another_order_are_checked_by_position_and_charged_by_name(client) -> None:  # type: ignore[no-untyped-def]
+    """The flavor check and the request's difference go by position (``TotalRequests[psID]``), the
+    usage taken by name (``findOldPodSetRequest``)."""
+    old = _two("old", "ab", (1, "4"), (1, "1"),
+               admission=adm("cq", psa("a", ("cpu", "default", "4")), psa("b", ("cpu", "default", "1"))))
+    new = _two("new", "ba", (2, "4"), (2, "1"), replaces="sales/old")
+    out = post(client, request(objects(fq("default", ("cpu", "12"))), workloads=[old, new]))
+    assert one(out, "sales/new")["reason"] != "Admitted"   # Go: a's check is 5 + 1 + 7 = 13 > 12
+
+def test_the_old_slice_counts_its_requests_after_its_reclaimable_pods(client) -> None:  # type: ignore[no-untyped-def]
+    """``totalRequestsFromAdmission``: the old slice's requests after its reclaimable pods are what the
+    new one's difference is to."""
+    old = old_slice("old", 10, "1", "default", "10")
+    old["status"]["reclaimablePods"] = [{"name": "main", "count": 4}]
+    new = new_slice("new", 12, {"cpu": "1"}, "sales/old")
+    out = post(client, request(objects(fq("default", ("cpu", "10"))), workloads=[old, new]))
+    assert one(out, "sales/new")["reason"] != "Admitted"   # Go: 6 held + (12 - 6) > 10
+
+def test_a_slice_admitted_in_an_earlier_cycle_of_the_answer_is_replaced(client) -> None:  # type: ignore[no-untyped-def]
+    """A slice admitted in an earlier cycle of this answer is in Kueue's cache for the next: the new
+    one replaces it."""
+    old = new_slice("old", 10, {"cpu": "1"}, None)
+    new = new_slice("new", 12, {"cpu": "1"}, "sales/old"); new["metadata"]["creationTimestamp"] = at(5)
+    out = post(client, request(objects(fq("default", ("cpu", "14"))), workloads=[old, new]))
+    assert one(out, "sales/new")["reason"] == "Admitted"
+    assert one(out, "sales/old")["reason"] == "Finished"
+
+def test_an_elastic_jobs_pending_replacement_is_kept_beside_its_admitted_slice(client) -> None:  # type: ignore[no-untyped-def]
+    """``normalizeActiveSlices``: the admitted slice and its pending replacement both stay; the
+    replacement is the job's and is admitted."""
+    from tests.test_kueue_jobs import queues
+    j = _elastic(3)
+    old = _slice_of(j, "train-slice-1", 2, admitted=True)
+    new = _slice_of(j, "train-slice-2", 3, admitted=False)
+    new["metadata"]["annotations"] = {SLICE: "ml/train-slice-1", "kueue.x-k8s.io/workload-slice-name": "train-slice-1"}
+    new["metadata"]["creationTimestamp"] = "2026-11-23T10:10:00Z"
+    out = _post_jobs(client, queues(24) + [j, old, new])
+    assert one(out, "ml/train-slice-2")["reason"] == "Admitted"
+    assert one(out, "ml/train-slice-1")["reason"] == "Finished"
+
+def test_an_elastic_job_whose_slices_all_finished_gets_a_new_workload(client) -> None:  # type: ignore[no-untyped-def]
+    """``EnsureWorkloadSlices`` with no unfinished slice: Kueue creates one, named with the job's
+    generation."""
+    from app.kueue import jobs
+    from tests.test_kueue_jobs import queues
+    j = _elastic(3, generation=3)
+    old = _slice_of(j, "train-slice-1", 3, admitted=True)
+    old["status"]["conditions"].append({"type": "Finished", "status": "True", "reason": "OutOfSync",
+                                        "lastTransitionTime": "2026-11-23T10:30:00Z", "message": ""})
+    out = _post_jobs(client, queues(24) + [j, old])
+    assert f"ml/{jobs.workload_name('train', 'uid-train', 'Job', 'batch', '3')}" in [w["workload"] for w in out["workloads"]]
+
+def test_the_finished_message_names_the_jobs_uid(client) -> None:  # type: ignore[no-untyped-def]
+    """``ConstructWorkload`` labels the new slice ``kueue.x-k8s.io/job-uid``;
+    ``replaceWorkloadSlice``'s message names it."""
+    from tests.test_kueue_jobs import queues
+    j = _elastic(3)
+    out = _post_jobs(client, queues(24) + [j, _slice_of(j, "train-slice-1", 2, admitted=True)])
+    assert "JobUID: uid-train)" in one(out, "ml/train-slice-1")["message"]

@@ -301,6 +301,10 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
     if plan.state == FINISHED:
         return base | {"reason": "Finished", "message": "its Finished condition is True: Kueue holds no quota for it "
                                                         "and does not admit it"}  # fmt: skip
+    if plan.replaced_by is not None:  # (scheduler.go replaceWorkloadSlice: its Finished condition's message)
+        new = plan.replaced_by
+        return base | {"reason": "Finished", "message": f"Replaced to accommodate a workload (UID: {new.uid}, JobUID: "
+                                                        f"{new.job_uid}) due to workload slice aggregation"}  # fmt: skip
     # (the QuotaReserved reasons below are the workload controller's,
     # resolveGranularUnadmittedQuotaReservedCondition: UnadmittedWorkloadsObservability, on)
     if plan.state == INACTIVE:
@@ -325,12 +329,6 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
         return base | {"reason": reason, "message": plan.message, "preemptions": victims, "admissionChecks": carried,
                        "podSets": [{"name": ps.name, "count": 0, "topologyAssignment": None} for ps in wl.pod_sets],
                        "quotaReservedReason": plan.quota_reason or None}  # fmt: skip
-    if plan.state == ADMITTED and plan.replaced_by is not None:  # (scheduler.go replaceWorkloadSlice)
-        new = plan.replaced_by
-        return base | {"reason": "Finished",
-                       "message": f"Replaced to accommodate a workload (UID: {new.uid}, JobUID: {new.job_uid}) due to "
-                                  f"workload slice aggregation: Kueue admits its new slice {new.key} and finishes this "
-                                  "one (WorkloadSliceReplaced); its pods run on as the new slice's"}  # fmt: skip
     if plan.state == ADMITTED:
         base["ungated"] = plan.ungated  # (Kueue's topology ungater: app.kueue.ungater)
         carried = plan.synced if plan.synced is not None else [{"name": n, "state": st} for n, st in sorted(wl.checks.items())]
@@ -435,7 +433,7 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
             new = " new" if kept else ""
             notes.append(f"podSet {ps.name!r}: {count - kept - len(keys)} of its {count - kept}{new} pods find no node "
                          "in the snapshot")  # fmt: skip
-        elif keys and len(keys) < ps.count:
+        elif keys and len(keys) < ps.count - kept:
             notes.append(f"podSet {ps.name!r} with {len(keys)} of {ps.count} pods (minCount {ps.minimum})")
         pod_sets.append(entry)
     if unplaced:

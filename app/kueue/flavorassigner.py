@@ -205,7 +205,7 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
            resume: dict[tuple[str, str], int] | None = None, groups: dict[str, str] | None = None,
            why: dict[str, dict[str, str]] | None = None,
            pinned: dict[str, dict[str, str]] | None = None, tas_flavors: frozenset[str] = frozenset(),
-           replaced: list[tuple[dict[str, str], dict[str, int]]] | None = None) -> Assignment:  # fmt: skip
+           replaced: list[tuple[str, dict[str, str], dict[str, int]]] | None = None) -> Assignment:  # fmt: skip
     """``assignFlavors`` over ``pod_sets`` (name, total requests); ``flavors_ok``: per podSet,
     the flavors whose node labels and taints agree with it (``checkFlavorForPodSets``). ``resume``: (podSet,
     resource) -> the flavor index the last attempt stopped at (``LastAssignment``: the
@@ -218,10 +218,12 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
     ``NominationMapping``: a flavor no podSet of the group was nominated for the resource is
     skipped (``shouldSkipBasedOnNominationMapping``). ``tas_flavors``: the TAS flavors (a
     group member requesting nothing keeps the group's: ``resolvePodSetFlavors``). ``replaced``:
-    the admitted slice an elastic Job's new Workload slice replaces, per podSet position (its
-    flavors and requests, ``TotalRequests``): each resource keeps its flavor ("could not
-    assign ... since the original workload is assigned"), and only the difference to the old
-    requests is asked of the quota and taken (``preemptWorkloadSlice``)."""
+    the admitted slice an elastic Job's new Workload slice replaces, its podSets in its order
+    (name, flavors, requests: ``TotalRequests``): each resource keeps the flavor the old
+    podSet at the same position has ("could not assign ... since the original workload is
+    assigned"; a resource it lacks has none, so no flavor), the quota is asked only for the
+    difference to that podSet's requests (``findFlavorForPodSets``, by position) and the usage
+    taken is the difference to the old podSet of the same name's (``findOldPodSetRequest``)."""
     fungibility = fungibility or Fungibility()
     out = Assignment()
     group_of: dict[str, Any] = {}
@@ -276,7 +278,7 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
                     request, other = wanted[r], ""
                     if replaced is not None:
                         request, other = _replacing(replaced, [position[name] for name, _ in members], f, r, request)
-                        if other:
+                        if other is not None:
                             found.append(f"could not assign {f} flavor since the original workload is assigned: {other}")
                             kinds.append(NO_MATCHING_FLAVOR)
                             rep = (NO_FIT, 1 << 30)  # (worstGranularMode)
@@ -310,7 +312,10 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
                     out.tried[(name, r)] = -1 if attempted == len(group.flavors) - 1 else attempted
                 out.modes[(f, r)] = min(out.modes.get((f, r), FIT), mode[0])
                 out.borrowing = max(out.borrowing, mode[1])
-                taken = wanted[r] if replaced is None else _replacing(replaced, [position[n] for n, _ in members], f, r, wanted[r])[0]
+                taken = wanted[r]
+                if replaced is not None:  # (psError: the old podSet of the same name's)
+                    old_by_name = {name: requests for name, _, requests in replaced}
+                    taken -= sum(old_by_name.get(name, {}).get(r, 0) for name, _ in members)
                 out.usage[(f, r)] = out.usage.get((f, r), 0) + taken
         if len(members) > 1:
             covers_pods = "pods" in group_of
@@ -319,17 +324,18 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
     return out
 
 
-def _replacing(replaced: list[tuple[dict[str, str], dict[str, int]]], positions: list[int], flavor: str, res: str,
-               request: int) -> tuple[int, str]:  # fmt: skip
+def _replacing(replaced: list[tuple[str, dict[str, str], dict[str, int]]], positions: list[int], flavor: str,
+               res: str, request: int) -> tuple[int, str | None]:  # fmt: skip
     """The request of a replacing slice's podSets (a group's ``positions``) for ``res`` on
-    ``flavor`` less the replaced slice's, and the flavor the replaced slice has for it where
-    that is another ("" where it is the same), as ``findFlavorForPodSets`` reads them."""
+    ``flavor`` less the replaced slice's podSets at the same positions, and the flavor the
+    replaced slice has for it where that is not ``flavor`` ("" where it has none; None where
+    it is the same), as ``findFlavorForPodSets`` reads them."""
     for pos in positions:
-        flavors, requests = replaced[pos] if pos < len(replaced) else ({}, {})
-        if flavors.get(res, "") != flavor:
+        _, flavors, requests = replaced[pos] if pos < len(replaced) else ("", {}, {})
+        if flavors.get(res) != flavor:
             return request, flavors.get(res, "")
         request -= requests.get(res, 0)
-    return request, ""
+    return request, None
 
 
 def _resolved(chosen: dict[str, str], requests: dict[str, int], covers_pods: bool,

@@ -73,7 +73,7 @@ from app.ingest.podrequest import _resource_list
 from app.ingest.quantity import parse_quantity
 from app.ingest.kube import NAMESPACE_NAME_LABEL, metadata
 from app.kueue import limitrange
-from app.model.selectors import LabelSelector
+from app.model.selectors import _LABEL_VALUE, LabelSelector
 from app.kueue.objects import (ADMISSION_GATED_BY, ANN_GROUP, ANN_PREFERRED, ANN_REQUIRED, ANN_SLICE_LEVEL, ANN_SLICE_SIZE, ANN_UNCONSTRAINED,
                                DNS_LABEL, MAX_POD_SETS, ClassRef, PodSet, TopologyRequest, Workload, _condition, _pod_set)
 
@@ -1850,11 +1850,49 @@ SLICE_NAME = "kueue.x-k8s.io/workload-slice-name"  # kueue.WorkloadSliceNameAnno
 SLICE_REPLACES = "kueue.x-k8s.io/workload-slice-replacement-for"  # workloadslicing.WorkloadSliceReplacementFor
 
 
+def _wl_condition(wl: dict, kind: str) -> bool:
+    """The Workload's condition of type ``kind`` is True."""
+    return _condition_true(wl["status"] if isinstance(wl.get("status"), dict) else {}, kind)
+
+
+def _replaces(wl: dict) -> str | None:
+    annotations = _meta(wl).get("annotations")
+    key = annotations.get(SLICE_REPLACES) if isinstance(annotations, dict) else None
+    return key if isinstance(key, str) else None
+
+
+def _normalize_slices(live: list[str], by_name: dict[str, dict]) -> tuple[str | None, dict[str, str]]:
+    """``normalizeActiveSlices`` over an elastic job's unfinished slices (oldest first): the one
+    selected (the admitted slice's pending replacement, else the admitted slice, else the newest
+    not evicted) and the others Kueue finishes (key -> reason), the admitted one kept."""
+    replacements: dict[str, str] = {}
+    for k in live:
+        target = _replaces(by_name[k])
+        if target is not None and not _wl_condition(by_name[k], "Evicted"):
+            held = replacements.get(target)
+            if held is None or (not _quota_reserved(by_name[held]) and _quota_reserved(by_name[k])):
+                replacements[target] = k
+    admitted = pending = newest = None
+    for k in live:
+        if _wl_condition(by_name[k], "Evicted"):
+            continue
+        newest = k
+        if not _quota_reserved(by_name[k]):
+            continue
+        repl = replacements.get(k)
+        if repl is not None and _quota_reserved(by_name[repl]):
+            continue
+        admitted = k
+    if admitted is not None and (repl := replacements.get(admitted)) is not None and not _quota_reserved(by_name[repl]):
+        pending = repl
+    selected = pending or admitted or newest
+    finished = {k: ("WorkloadSliceReplaced" if k in replacements else "OutOfSync") for k in live if k not in (selected, admitted)}
+    return selected, finished
+
+
 def _finished_workload(wl: dict) -> bool:
     """``workloadfinish.IsFinished``: the ``Finished`` condition is True."""
-    status = wl.get("status") if isinstance(wl.get("status"), dict) else {}
-    conds = status.get("conditions") if isinstance(status.get("conditions"), list) else []
-    return any(isinstance(c, dict) and c.get("type") == "Finished" and c.get("status") == "True" for c in conds)
+    return _wl_condition(wl, "Finished")
 
 
 def _pod_set_counts(wl: dict) -> dict[str, int] | None:
@@ -1882,19 +1920,35 @@ def _workload_slices(job: Job, res: Outcome, owned: list[str], by_name: dict[str
     ``ensureOneWorkload``'s fallback, or several slices: ``normalizeActiveSlices``, named)."""
     live = sorted((k for k in owned if not _finished_workload(by_name[k])),
                   key=lambda k: (str(_meta(by_name[k]).get("creationTimestamp", "")), str(_meta(by_name[k]).get("uid", ""))))  # fmt: skip
-    if len(live) > 1:
-        res.unmodelled.append(f"{job.label}: {len(live)} Workload slices not finished ({', '.join(live)}): Kueue's "
-                              "normalizeActiveSlices keeps the admitted one and its pending replacement and finishes the "
-                              "others; not modelled (each is answered as it is)")  # fmt: skip
-        return None
-    if not live:
-        return None
-    key = live[0]
+    several = len(live) > 1
+    key: str | None = live[0] if live else None
+    if several:
+        key, finished = _normalize_slices(live, by_name)
+        for k, reason in sorted(finished.items()):
+            res.drop[k] = f"Kueue finishes it ({reason}): normalizeActiveSlices keeps one admitted slice of {job.label} and its replacement"
+    if key is None:
+        if not owned and not several:
+            return None  # (no Workload at all: the usual creation)
+        new = workload_name(job.name, job.uid, job.kind.kind, job.kind.group, _name_extra(job), short=short)
+        if f"{job.namespace}/{new}" in by_name:  # (every slice finished: EnsureWorkloadSlices' case 0 creates one)
+            res.note = f"the snapshot has a Workload named {job.namespace}/{new} (Kueue's create fails: AlreadyExists)"
+            return res
+        out = _construct(job, new, res, now=now, wpcs=wpcs, pcs=pcs, limits=limits, runtime_classes=runtime_classes)
+        if out.workload is not None:
+            out.workload.slice_name = new
+        return out
     wl = by_name[key]
     have = _pod_set_counts(wl)
     want = {src.name: src.count for src in job.sources}
-    if have is None or set(have) != set(want) or have == want:
+    if have is None or set(have) != set(want):
         return None
+    if have == want:
+        if not several:
+            return None  # (the usual match)
+        res.existing = key
+        res.queue_change = _queue_change(job, wl, job.labels.get(QUEUE_LABEL, ""))
+        res.gated_by = job.annotations.get(ADMISSION_GATED_BY, "")
+        return res
     name = key.split("/", 1)[1]
     scaled_down = any(want[n] < have[n] for n in want) and not any(have[n] < want[n] for n in want)
     if not _quota_reserved(wl):
@@ -2377,6 +2431,7 @@ def _construct(job: Job, name: str, res: Outcome, *, now: float, wpcs: dict[str,
         pod_sets=pod_sets, admission=None, pointer=job.pointer, ident=job.ident, owner=owner_ref(job, True),
         pod_sets_pointer=job.ptr(*job.kind.pod_sets_field),
         gated_by=job.annotations.get(ADMISSION_GATED_BY, ""),  # (PropagateAdmissionGatedByAnnotation)
+        job_uid=job.uid if len(job.uid) <= 63 and _LABEL_VALUE.fullmatch(job.uid) else "",  # (ConstructWorkload's label)
     )  # fmt: skip
     res.unmodelled.extend(_unmodelled(job))
     return res

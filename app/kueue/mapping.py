@@ -352,6 +352,7 @@ class Admissions:
                               "snapshot leaves them out, and their ClusterQueues admit nothing (HasCycle)")  # fmt: skip
         holders = []
         priorities = {p.key: p.priority for p in self.plans}
+        named = {w.replaces for w in self.workloads if w.replaces}  # (slices a Workload replaces: their podSets read)
         for wl in self.workloads:
             if wl.admission is not None and not wl.ready.finished and wl.key not in self.released:  # (a finished one
                 # leaves Kueue's cache; a released one's reservation is unset)
@@ -362,8 +363,13 @@ class Admissions:
                     continue
                 reserved = wl.reserved if wl.reserved is not None else float("inf")  # Kueue: now, the latest
                 queued = wfpr.queue_time(wl.ready, wl.created, k.wait_for_pods_ready, k.feature_gates["PrioritySortingWithinCohort"])
+                counts = {ps.name: ps.count for ps in wl.pod_sets}
+                per_set = [(a[0], {r: f for f, r in a[2]},  # (TotalRequests: each podSet's after reclaim)
+                            {r: v for (_, r), v in reclaimable.charged([a], counts, wl.reclaimable,
+                                                                       k.feature_gates[reclaimable.GATE]).items()})
+                           for a in wl.assignments] if wl.key in named else []  # fmt: skip
                 holders.append(quota.Holder(wl.key, wl.admission[0], priorities.get(wl.key, 0), queued, reserved,
-                                            usage, wl.evicted, f"{wl.namespace}/{wl.queue_name}"))  # fmt: skip
+                                            usage, wl.evicted, f"{wl.namespace}/{wl.queue_name}", per_set))  # fmt: skip
         entries, unchecked, by_key = [], [], {}
         tas_flavors = frozenset(name for name, f in k.flavors.items() if f.topology_name)
         self.kueue_tas = bool(tas_flavors)
@@ -725,16 +731,12 @@ class Admissions:
         return bool(admissionchecks.failed(wl)) and not (wl.ready.requeue_at is not None and self.now < wl.ready.requeue_at)
 
     def _replaced_slice(self, wl: Workload) -> dict[str, Any]:
-        """``ReplacedWorkloadSlice``'s part the quota pass needs (``ElasticJobsViaWorkloadSlices``,
-        beta, on): the key of the slice ``wl`` replaces and, when the snapshot holds it admitted,
-        its flavors and requests per podSet position (its ``status.admission``)."""
+        """``ReplacementForKey`` (``ElasticJobsViaWorkloadSlices``, beta, on): the key of the slice
+        ``wl`` replaces, which the quota pass looks for among the ClusterQueue's admitted
+        Workloads (``ReplacedWorkloadSlice``)."""
         if wl.replaces is None or not self.kueue.feature_gates["ElasticJobsViaWorkloadSlices"]:
             return {}
-        old = next((w for w in self.workloads if w.key == wl.replaces and w.admission is not None), None)
-        per: list[tuple[dict[str, str], dict[str, int]]] = []
-        for _, _, usage in old.assignments if old is not None else ():
-            per.append(({r: f for (f, r) in usage}, {r: v for (_, r), v in usage.items()}))
-        return {"replaces": wl.replaces, "replaced": per}
+        return {"replaces": wl.replaces}
 
     def _ungate(self, d: Draft) -> None:
         """Kueue's topology ungater (:mod:`app.kueue.ungater`) on the snapshot's pods of each

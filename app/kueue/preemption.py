@@ -177,6 +177,13 @@ class Holders:
     def invalidate(self, queue: str) -> None:
         self._built.pop(queue, None)
 
+    def remove(self, h: Holder) -> None:
+        """``h`` leaves Kueue's cache (a Workload slice finished on its replacement's admission)."""
+        held = self.by_queue.get(h.queue, [])
+        if h in held:
+            held.remove(h)
+        self._built.pop(h.queue, None)
+
     def _lists(self, queue: str) -> tuple[list[Holder], list[Holder], tuple[list[int], list[int]], bool] | None:
         built = self._built.get(queue)
         if built is not None or queue not in self.by_queue:

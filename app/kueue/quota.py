@@ -534,10 +534,8 @@ class Entry:
     #: the TAS flavors whose topology Kueue delays for it (a MultiKueue check: all; a
     #: ProvisioningRequest check's flavors): no placement is sought there now
     tas_delayed: frozenset[str] = frozenset()
-    #: an elastic Job's Workload slice: the key of the slice it replaces (``ReplacementForKey``), and
-    #: that slice's flavors and requests per podSet position, from its ``status.admission``
+    #: an elastic Job's Workload slice: the key of the slice it replaces (``ReplacementForKey``)
     replaces: str | None = None
-    replaced: list[tuple[dict[str, str], dict[str, int]]] = field(default_factory=list)
 
     def total_requests(self) -> dict[str, Decimal]:
         """``SumTotalRequests`` as Kueue holds it: each resource's value over all podSets at
@@ -602,6 +600,9 @@ class Holder:
     usage: dict[FR, int]
     evicted: bool = False  # it has the Evicted condition: Kueue takes it first
     lq: str = ""  # its LocalQueue, "namespace/name"
+    #: per podSet, in its Workload's order: (name, resource -> flavor, resource -> the quota it holds):
+    #: what a Workload slice replacing it reads of it (``TotalRequests``: :func:`fa.assign`'s ``replaced``)
+    pod_sets: list[tuple[str, dict[str, str], dict[str, int]]] = field(default_factory=list)
 
 
 class Cycle:
@@ -700,6 +701,16 @@ class Cycle:
         reduced = _reduce(e, lambda counts: self._try(e, counts))
         return reduced if reduced is not None else full
 
+    def replace(self, old: Holder, new: Holder) -> None:
+        """A slice admitted in place of ``old``: Kueue finishes ``old`` (out of its cache from the
+        next cycle) and holds the new one's whole usage, which is ``old``'s and what the new one
+        took beside it."""
+        for fr, v in old.usage.items():
+            new.usage[fr] = new.usage.get(fr, 0) + v
+        if old in self.all_holders:
+            self.all_holders.remove(old)
+        self.holders.remove(old)
+
     def replacing(self, e: Entry) -> Holder | None:
         """``ReplacedWorkloadSlice``: the admitted slice ``e`` replaces, when its ClusterQueue holds
         it (same namespace: the key's)."""
@@ -712,7 +723,8 @@ class Cycle:
 
     def _try(self, e: Entry, counts: list[int] | None) -> tuple[fa.Assignment, list[Any]]:
         cq = self.tree.queues[e.queue]
-        replaced = e.replaced if self.replacing(e) is not None else None
+        old = self.replacing(e)
+        replaced = old.pod_sets if old is not None else None
         asg = fa.assign(cq, e.flavors_ok, e.requests(counts), self.oracle(e), cq.fungibility, self.fair is not None,
                         e.resume, e.groups, e.flavors_why, e.pinned, e.tas[1], replaced)  # fmt: skip
         topology: dict[str, list[tas.Request]] = {}
@@ -837,6 +849,13 @@ NO_LONGER_FITS = "Workload no longer fits after processing another workload"
 OVERLAPPING = "Workload has overlapping preemption targets with another workload"
 #: the key a Workload's TAS placement is held under while it reserves capacity for one cycle
 RESERVING = "#reserving/"
+
+
+def _held_pod_sets(e: Entry, asg: fa.Assignment) -> list[tuple[str, dict[str, str], dict[str, int]]]:
+    """:attr:`Holder.pod_sets` of a Workload given quota in this answer: each podSet's flavors and
+    its requests at the admitted count."""
+    counts = [asg.counts.get(ps.name, ps.count) for ps in e.pod_sets]
+    return [(name, dict(asg.flavors.get(name, {})), requests) for name, requests in e.requests(counts)]
 
 
 def _reduce(e: Entry, attempt: Any) -> tuple[fa.Assignment, list[Any]] | None:
@@ -1138,7 +1157,9 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
             pending[e.queue].pop(e)
             strict = node.strategy == "StrictFIFO"
             deferred = False
-            if overlap_recompute and any(t.holder.key in cycle.preempted for t in targets):
+            old = cycle.replacing(e)  # (its replaced slice is one of its targets: ReplacedWorkloadSlice)
+            claimed = old is not None and old.key in cycle.preempted
+            if overlap_recompute and (claimed or any(t.holder.key in cycle.preempted for t in targets)):
                 # (updateAssignmentIfNeeded, RecomputeAssignmentUponPreemptionTargetsOverlap: with
                 # the other preemptors' targets gone; off: skipped below)
                 with cycle.removed(list(cycle.preempted.values())):
@@ -1178,7 +1199,8 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                                      quota_reason=WAITING_FOR_PREEMPTED)  # fmt: skip
                 block(e.queue, e.key, "which waits for preempted Workloads")
                 continue
-            overlap = any(t.holder.key in cycle.preempted for t in targets)
+            old = cycle.replacing(e)
+            overlap = (old is not None and old.key in cycle.preempted) or any(t.holder.key in cycle.preempted for t in targets)
             if overlap or not cycle.fits(node, asg.usage, targets, e, asg.placed):
                 if requeued(e, asg, skipped=True):  # Kueue requeues it at once, goes on from the next flavor
                     continue
@@ -1206,7 +1228,6 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                 break
             if pods_ready_block is not None:
                 pods_ready_block = True  # (the Workload just given quota is not PodsReady yet)
-            old = cycle.replacing(e)
             out[e.key] = Verdict(True, "", asg.flavors, counts=asg.counts, placed=asg.placed,
                                  replaced=old.key if old is not None else "")  # fmt: skip
             if cycle.tas is not None and asg.placed:
@@ -1219,7 +1240,12 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                 pending[e.queue].ledger.push(e.lq, total)
                 pending[e.queue].charged(e.lq)
                 cycle.stale.add(e.lq)
-            cycle.admitted(Holder(e.key, e.queue, e.priority, e.created, float("inf"), dict(asg.usage), lq=e.lq))
+            new = Holder(e.key, e.queue, e.priority, e.created, float("inf"), dict(asg.usage), lq=e.lq,
+                         pod_sets=_held_pod_sets(e, asg))  # fmt: skip
+            cycle.admitted(new)
+            if old is not None:  # (preemptedWorkloads holds it for the rest of the cycle; then Kueue finishes it)
+                cycle.preempted[old.key] = old
+                cycle.replace(old, new)
         for node, fr, v in reserved:  # a snapshot lasts one cycle
             node.remove_usage(fr, v)
         for key in reserved_tas:
