@@ -366,3 +366,22 @@ def test_the_finished_message_names_the_jobs_uid(client) -> None:  # type: ignor
     j = _elastic(3)
     out = _post_jobs(client, queues(24) + [j, _slice_of(j, "train-slice-1", 2, admitted=True)])
     assert "JobUID: uid-train)" in one(out, "ml/train-slice-1")["message"]
+
+
+def test_an_elastic_jobs_admitted_slice_scaled_down_holds_less_quota(client) -> None:  # type: ignore[no-untyped-def]
+    """``EnsureWorkloadSlices`` scaled down: Kueue lowers the admitted slice's counts in place
+    (``ApplyPodSetCounts``) and its quota follows (``totalRequestsFromAdmission``: the admission's
+    usage scaled to the new count). The slice held 16 of 24 GPUs; at one pod it holds 8, and a
+    Workload of two 8-GPU pods fits beside it (it did not before the scale-down)."""
+    from tests.test_admissions import pod_set, workload
+    from tests.test_kueue_jobs import queues
+
+    other = workload("other", pod_set(count=2), version="v1beta2")
+    before = _post_jobs(client, queues(24) + [(j := _elastic(2)), _slice_of(j, "train-slice-1", 2, admitted=True)]
+                        + [other])  # fmt: skip
+    assert one(before, "ml/other")["reason"] == "InsufficientQuota"
+    after = _post_jobs(client, queues(24) + [(j := _elastic(1)), _slice_of(j, "train-slice-1", 2, admitted=True)]
+                       + [other])  # fmt: skip
+    assert one(after, "ml/other")["reason"] == "Admitted"
+    assert one(after, "ml/train-slice-1")["reason"] == "AlreadyAdmitted"
+    assert any("scaled down" in w for w in after["warnings"])

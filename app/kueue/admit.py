@@ -196,6 +196,13 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
         elif o.existing in by_key:
             wl = by_key[o.existing]
             wl.owner = jobs.owner_ref(o.job, False)
+            if o.counts is not None:  # (ApplyPodSetCounts: an elastic job's admitted slice scaled down)
+                kueue.unmodelled.append(f"Workload {wl.key}: its elastic {o.job.label} scaled down: Kueue sets its podSet "
+                                        f"counts to {o.counts} in place, and the quota it holds shrinks with them")  # fmt: skip
+                for ps in wl.pod_sets:
+                    ps.count = o.counts.get(ps.name, ps.count)
+                    if ps.min_count is not None:
+                        ps.min_count = min(ps.min_count, ps.count)
             if o.gated_by is not None:  # UpdateAdmissionGatedBy: the job's gates, onto its matching Workload
                 wl.gated_by = o.gated_by
             if o.clear_hold and wl.on_hold:

@@ -1597,6 +1597,9 @@ class Outcome:
     #: the priority and class ``UpdateWorkloadPriority`` writes onto ``existing`` (a
     #: LeaderWorkerSet's group Workload); None when it writes none
     priority_change: tuple[int, ClassRef | None] | None = None
+    #: podSet -> count Kueue's reconciler writes into ``existing`` (an elastic job's admitted slice
+    #: scaled down: ``ApplyPodSetCounts``); None when it writes none
+    counts: dict[str, int] | None = None
     #: ``existing`` is on hold and the job's reconciler clears it (a StatefulSet scaled up again:
     #: ``clearOnHold``, the QuotaReserved reason changed from OnHold): it is queued again
     clear_hold: bool = False
@@ -1956,11 +1959,10 @@ def _workload_slices(job: Job, res: Outcome, owned: list[str], by_name: dict[str
         res.unmodelled.append(f"Workload {key}: its elastic {job.label} now counts {want} pods: Kueue sets its podSet "
                               "counts to the job's (ApplyPodSetCounts): answered with the spec Kueue constructs")  # fmt: skip
         return _construct(job, name, res, now=now, wpcs=wpcs, pcs=pcs, limits=limits, runtime_classes=runtime_classes)
-    if scaled_down:
-        res.existing = key
-        res.unmodelled.append(f"Workload {key}: its elastic {job.label} scaled down to {want} pods: Kueue lowers the "
-                              "admitted slice's podSet counts in place (ApplyPodSetCounts); not modelled, answered with "
-                              "the counts it has")  # fmt: skip
+    if scaled_down:  # (the admitted slice's counts lowered in place: its quota shrinks with them)
+        res.existing, res.counts = key, want
+        res.queue_change = _queue_change(job, wl, job.labels.get(QUEUE_LABEL, ""))
+        res.gated_by = job.annotations.get(ADMISSION_GATED_BY, "")
         return res
     new = workload_name(job.name, job.uid, job.kind.kind, job.kind.group, _name_extra(job), short=short)
     if f"{job.namespace}/{new}" in by_name:
