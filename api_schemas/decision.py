@@ -28,6 +28,17 @@ class KubeObject(BaseModel):
     metadata: dict[str, Any] | None = None
 
 
+class KaiClusterUsage(BaseModel):
+    """KAI's ``ClusterUsage`` (``queue_info``): queue name -> resource name -> usage."""
+
+    model_config = ConfigDict(extra="forbid")
+    queues: dict[str, dict[str, float]] = Field(
+        default_factory=dict, max_length=10_000,
+        description="Queue name -> {nvidia.com/gpu, cpu, memory} -> usage over KAI's window, normalised to the "
+        "cluster's capacity (0.24: a quarter of the cluster's GPU hours); other resource names are not read.",
+    )
+
+
 class DecisionOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
     explain: bool = Field(False, description="Return per-job domains tried and per-task node scores.")
@@ -63,6 +74,13 @@ class DecisionOptions(BaseModel):
         max_length=253,
         description="Volcano's --scheduler-sharding-name: the NodeShard (shard.volcano.sh/v1alpha1) of this scheduler "
         "(default: volcano).",
+    )
+    kaiQueueUsage: KaiClusterUsage | None = Field(
+        None,
+        description="KAI's time-based fairshare: what KAI's usage database answers (its ClusterUsage), each queue's "
+        "past usage normalised to the cluster's capacity. The kai profile reads it when its config has a "
+        "usageDBConfig (KAI collects usage only then): a queue's over-quota share weight is max(0, w + kValue * "
+        "(w - usage)), w its normalised over-quota weight (calcShareWeights).",
     )
 
 

@@ -171,7 +171,7 @@ def run_session(req: Request, started: float | None = None) -> Session:
     ssn = Session(
         req.cluster, cfg, PLUGINS, explain=req.options.explain, profile_plugins=PROFILE_PLUGINS,
         solver=req.options.solver, deadline_s=req.options.deadline_ms / 1000.0,
-        scheduler_names=req.options.scheduler_names, sharding=req.options.sharding,
+        scheduler_names=req.options.scheduler_names, sharding=req.options.sharding, queue_usage=req.options.kai_usage,
     )  # fmt: skip
     if started is not None:
         ssn.started = min(ssn.started, started)

@@ -208,6 +208,9 @@ class SchedulerConfig:
     queue_depth: dict[str, int] = field(default_factory=dict)
     #: the ``kai`` profile's scheduler flags (the SchedulingShard's ``args``: ``app.kai.flags``)
     kai_flags: KaiFlags = DEFAULT_KAI_FLAGS
+    #: The ``kai`` profile's SchedulingShard has a ``usageDBConfig``: KAI collects the queues' past
+    #: usage (``collectUsageData``), which the request gives as ``options.kaiQueueUsage``
+    usage_db: bool = False
 
     def plugin(self, name: str) -> PluginOption | None:
         for tier in self.tiers:
@@ -583,14 +586,15 @@ def _shard_args(cfg: SchedulerConfig, raw: Any, ptr: str) -> None:
 
 
 def _usage_db(cfg: SchedulerConfig, raw: Any, ptr: str) -> None:
-    """KAI's SchedulingShard ``usageDBConfig``: taken with a warning (no usage is in a snapshot)."""
+    """KAI's SchedulingShard ``usageDBConfig``: KAI collects the queues' past usage; the request
+    gives it (``options.kaiQueueUsage``, what KAI's usage database answers). Its fields (client,
+    window, half-life) shape how KAI computes that usage, which Gangplank takes as given."""
     _kai_only("usageDBConfig", cfg.profile, ptr)
     if raw is None:
         return
     if not isinstance(raw, dict):
         raise InputError("usageDBConfig must be an object (the SchedulingShard's UsageDBConfig)", ptr)
-    cfg.warnings.append("usageDBConfig: Gangplank reads no usage database (a snapshot holds no past usage), so the "
-                        "queues' fair shares are KAI's without one: past usage changes no queue's share here")  # fmt: skip
+    cfg.usage_db = True  # (the usage itself: options.kaiQueueUsage, read by the proportion plugin)
 
 
 def _placement_strategy(base: dict[str, Any], raw: Any, profile: str, ptr: str) -> None:

@@ -78,8 +78,12 @@ class Session:
         deadline_s: float = 5.0,
         scheduler_names: tuple[str, ...] | None = None,
         sharding: tuple[str, str] | None = None,
+        queue_usage: dict[str, dict[str, float]] | None = None,
     ) -> None:
         self.cluster = cluster
+        #: ``options.kaiQueueUsage``: the queues' past usage (KAI's usage database), read by the
+        #: kai profile's fair share (``app.plugins.kai_fairshare``)
+        self.queue_usage = queue_usage
         self.config = config
         self.now = cluster.now
         self.explain = explain
@@ -182,6 +186,8 @@ class Session:
                     self._tier = tier_idx
                     plugin.open()
             self._unhonoured()
+            if queue_usage is not None and config.profile != "kai":
+                self.warn_once("options.kaiQueueUsage is KAI's usage database: only the kai profile reads it; not used")
             self._other_schedulers(scheduler_names)
             self.sharding = self._sharding(sharding)
         except BaseException:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app.errors import InputError
+from app.errors import InputError, LimitError, join_pointer
 from app.ingest import reader as r
 from app.ingest.build import build
 from app.ingest.draft import Draft
@@ -23,7 +24,9 @@ from app.model.nodeshard import DEFAULT_SHARD_NAME
 from app.settings import Settings
 
 OPTION_KEYS = frozenset({"explain", "deadlineMs", "now", "topology", "solver", "strictConfig", "schedulerNames",
-                         "schedulerShardingMode", "schedulerShardingName"})  # fmt: skip
+                         "schedulerShardingMode", "schedulerShardingName", "kaiQueueUsage"})  # fmt: skip
+#: At most this many queues in ``options.kaiQueueUsage`` (and resources per queue).
+MAX_USAGE_QUEUES, MAX_USAGE_RESOURCES = 10_000, 16
 #: At most this many ``options.schedulerNames`` (Volcano's ``--scheduler-name`` flags).
 MAX_SCHEDULER_NAMES = 16
 
@@ -39,6 +42,9 @@ class Options:
     scheduler_names: tuple[str, ...] | None = None
     #: Volcano's ``--scheduler-sharding-mode`` and ``--scheduler-sharding-name`` (``app.model.nodeshard``)
     sharding: tuple[str, str] | None = None
+    #: ``options.kaiQueueUsage``: KAI's usage database's answer (``ClusterUsage``: queue -> resource
+    #: -> usage normalised to the cluster's capacity), for the kai profile's time-based fairshare
+    kai_usage: dict[str, dict[str, float]] | None = None
 
 
 @dataclass(slots=True)
@@ -80,7 +86,40 @@ def read_options(raw: Any, settings: Settings) -> Options:
         strict_config=bool(r.boolean(raw, "strictConfig", "/options", None, default=False)),
         scheduler_names=_scheduler_names(raw.get("schedulerNames")),
         sharding=_sharding(raw),
+        kai_usage=_kai_usage(raw.get("kaiQueueUsage")),
     )
+
+
+def _kai_usage(raw: Any) -> dict[str, dict[str, float]] | None:
+    """``options.kaiQueueUsage`` in KAI's ``ClusterUsage`` form: ``{"queues": {queue: {resource:
+    usage}}}``, each usage a finite number (KAI's ``QueueUsage``, float64)."""
+    if raw is None:
+        return None
+    ptr = "/options/kaiQueueUsage"
+    if not isinstance(raw, dict) or set(raw) - {"queues"}:
+        raise InputError("kaiQueueUsage is KAI's ClusterUsage: an object with 'queues' only", ptr)
+    queues = raw.get("queues") or {}
+    if not isinstance(queues, dict):
+        raise InputError("'queues' must map queue names to their usage", join_pointer(ptr, "queues"))
+    if len(queues) > MAX_USAGE_QUEUES:
+        raise LimitError(f"kaiQueueUsage names more than {MAX_USAGE_QUEUES} queues", join_pointer(ptr, "queues"))
+    out: dict[str, dict[str, float]] = {}
+    for name in sorted(queues):
+        per, qp = queues[name], join_pointer(ptr, "queues", name)
+        if not isinstance(per, dict) or len(per) > MAX_USAGE_RESOURCES:
+            raise InputError(f"a queue's usage is an object of at most {MAX_USAGE_RESOURCES} resource names to numbers", qp)
+        usage: dict[str, float] = {}
+        for res in sorted(per):
+            v = per[res]
+            try:
+                f = float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else math.nan
+            except OverflowError:  # (an integer past float64)
+                f = math.nan
+            if not math.isfinite(f):
+                raise InputError(f"usage of {res!r} must be a finite number", join_pointer(qp, res))
+            usage[res] = f
+        out[name] = usage
+    return out
 
 
 def _sharding(raw: dict[str, Any]) -> tuple[str, str] | None:

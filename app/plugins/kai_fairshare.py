@@ -108,6 +108,8 @@ class KaiQueue:
     request: np.ndarray = field(default_factory=lambda: np.zeros(3))
     fair: np.ndarray = field(default_factory=lambda: np.zeros(3))
     children: list[str] = field(default_factory=list)
+    #: its past usage, normalised to the cluster's capacity (KAI's usage database; 0 without one)
+    usage: np.ndarray = field(default_factory=lambda: np.zeros(3))
 
 
 def divide(total: float, qs: list[KaiQueue], r: int, k_value: float = 1.0) -> None:
@@ -150,7 +152,7 @@ def divide(total: float, qs: list[KaiQueue], r: int, k_value: float = 1.0) -> No
                 if satisfied(q):
                     continue
                 nw = q.weight[r] / weights_total
-                share_weights[q.name] = max(0.0, nw + k_value * (nw - 0.0))  # no usage database: usage 0
+                share_weights[q.name] = max(0.0, nw + k_value * (nw - q.usage[r]))  # (calcShareWeights)
             weights_sum = sum(share_weights.values())
             if weights_sum == 0:
                 break
@@ -254,6 +256,7 @@ class KaiFairShare(Plugin):
         self.exact = not self.memory and exact_sums(c.task_req, self.cols, self.queues.values())
         tops = [q for q in self.queues.values() if not q.parent or q.parent not in self.queues]
         self.k = self.k_value()
+        self._usage()
         self._divide_down(tops, self.capacity)
         self.ssn.on_allocate(lambda t: self._task(t, 1), many=lambda ts: self._task_many(ts, 1))
         self.ssn.on_deallocate(lambda t: self._task(t, -1), many=lambda ts: self._task_many(ts, -1))
@@ -520,10 +523,41 @@ class KaiFairShare(Plugin):
         for q in self._chain(name):
             setattr(q, attr, getattr(q, attr) + sign * v)
 
+    def _usage(self) -> None:
+        """Time-based fairshare: each queue's past usage (``createQueueResourceAttrs``,
+        ``SetResourceUsage``: ``nvidia.com/gpu``, ``cpu`` and ``memory`` of KAI's ``QueueUsage``),
+        from ``options.kaiQueueUsage`` when the shard has a ``usageDBConfig`` (KAI collects
+        usage only then)."""
+        usage = self.ssn.queue_usage
+        if not self.ssn.config.usage_db:
+            if usage is not None:
+                self.warn("options.kaiQueueUsage: the kai profile's config has no usageDBConfig, so KAI collects no "
+                          "usage (collectUsageData is off) and the fair shares use none: not used")  # fmt: skip
+            return
+        if usage is None:
+            self.warn("usageDBConfig: the request gives no options.kaiQueueUsage (KAI's usage database answer, each "
+                      "queue's usage normalised to the cluster's capacity), so the queues' fair shares use no past usage, "
+                      "as KAI's do while its usage data is not available")  # fmt: skip
+            return
+        unknown, unread = [], set()
+        for name, per in usage.items():
+            kq = self.queues.get(name)
+            if kq is None:
+                unknown.append(name)
+                continue
+            kq.usage = np.array([per.get("nvidia.com/gpu", 0.0), per.get("cpu", 0.0), per.get("memory", 0.0)])
+            unread |= set(per) - {"nvidia.com/gpu", "cpu", "memory"}
+        if unknown:
+            self.warn(f"options.kaiQueueUsage names queue(s) KAI does not list here: {', '.join(sorted(unknown)[:5])}"
+                      f"{' and more' if len(unknown) > 5 else ''}: their usage is not read")  # fmt: skip
+        if unread:
+            self.warn(f"options.kaiQueueUsage: KAI reads a queue's usage of nvidia.com/gpu, cpu and memory only; "
+                      f"{', '.join(sorted(unread))} not read")  # fmt: skip
+
     def k_value(self) -> float:
         """proportion's ``kValue`` (the SchedulingShard's), read as ``New`` reads it:
-        ``GetFloat64`` (default 1), then 0 when not above 0 (KAI logs both). Without a usage
-        database (not modelled: no usage in a snapshot) it scales every weight alike."""
+        ``GetFloat64`` (default 1), then 0 when not above 0 (KAI logs both). Without past usage
+        (:meth:`_usage`) it scales every weight alike."""
         k = self.arg_kai_float("kValue", 1.0)
         if k <= 0:
             self.warn(f"plugin {self.name}: kValue {k:g} is not above 0: 0 is used, as KAI does")
