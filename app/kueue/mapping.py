@@ -55,6 +55,7 @@ from app.kueue import podsetupdates as psu
 from app.kueue import waitforpodsready as wfpr
 from app.kueue import dra
 from app.kueue import levels as lv
+from app.kueue import nodefailure
 from app.kueue import tas as ktas
 from app.kueue import ungater
 from app.kueue.objects import Flavor, KueueObjects, PodSet, TopologyRequest, Workload
@@ -69,6 +70,7 @@ SLICE_LABEL = "gangplank.dev/podset-slice"
 GROUP_LABEL = "gangplank.dev/podset-group"
 QUEUE = "default"
 _TERMINAL = ("Succeeded", "Failed")
+NODE_FAILURES = "NodeFailures"  # kueue.WorkloadEvictedDueToNodeFailures
 
 RUN, INACTIVE, ADMITTED, GATED = "run", "inactive", "admitted", "gated"
 ON_HOLD = "on-hold"
@@ -211,6 +213,7 @@ class Admissions:
             if pc.global_default and default is None:
                 default = pc.value
         running = self._running(d)
+        failed = self._node_failures(d)
         lq_stop = stoppolicy.local_queue_policies(self.kueue)
         seen: dict[str, Workload] = {}
         for wl in self.workloads:
@@ -254,6 +257,8 @@ class Admissions:
                                          or (stop[:2] if stop is not None else None)
                                          or wfpr.timeout_eviction(wl.ready, wl.active, self.kueue.wait_for_pods_ready,
                                                                   options.now))  # fmt: skip
+                        if plan.eviction is None and wl.key in failed:  # (the TAS node controller evicts it: app.kueue.nodefailure)
+                            plan.eviction = (NODE_FAILURES, failed[wl.key])
                         if plan.eviction is None and not wl.evicted:
                             plan.second = _second_pass(wl, self.kueue.feature_gates)
             elif why := stoppolicy.pending(wl, lq_stop.get(stoppolicy.queue_of(wl), "None"), self.kueue.feature_gates):
@@ -679,7 +684,7 @@ class Admissions:
                 if merged is None or found is None:
                     plan.second_failed = why
                     if k.feature_gates["TASFailedNodeReplacementFailFast"]:
-                        plan.eviction = ("NodeFailures", "Workload was evicted as there was no replacement for unhealthy "
+                        plan.eviction = (NODE_FAILURES, "Workload was evicted as there was no replacement for unhealthy "
                                                          f"node(s): {','.join(wl.unhealthy_nodes)}")  # fmt: skip
                     plan.second_placed = {}
                     taken = []
@@ -724,6 +729,21 @@ class Admissions:
             if name and p.group is None and p.phase not in _TERMINAL:
                 out.setdefault((p.namespace, name), []).append(p)
         return out
+
+    def _node_failures(self, d: Draft) -> dict[str, str]:
+        """Kueue's TAS node failure controller (:mod:`app.kueue.nodefailure`) on the snapshot's
+        nodes, before the Workloads are read for the second pass: the Workloads it evicts (key ->
+        message); the nodes it marks are named."""
+        gates = self.kueue.feature_gates
+        if not (gates["TASFailedNodeReplacement"] and gates["TopologyAwareScheduling"]) or not any(
+                wl.topology_assignments for wl in self.workloads):  # fmt: skip
+            return {}
+        out = nodefailure.reconcile(self.workloads, {n.name: n for n in d.nodes}, d.pods, self.kueue.flavors)
+        for key, node in out.marked:
+            self.notes.append(f"Workload {key}: Kueue's TAS node controller adds node {node} to status.unhealthyNodes "
+                              "(gone, not Ready or tainted, and none of its pods there still running): its second "
+                              "pass looks for a replacement")  # fmt: skip
+        return out.evicted
 
     def _evicted_for_checks(self, wl: Workload) -> bool:
         """The answer evicts (or deactivates) the admitted Workload for its failed admission

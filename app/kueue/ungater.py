@@ -62,6 +62,12 @@ class Ungate:
     node_labels: dict[str, str]
 
 
+def node_name_from_domain_id(levels: list[str], domain_id: str) -> str | None:
+    """``utiltas.NodeNameFromDomainID``: the domain ID itself when the lowest level is the
+    hostname (the assignment then holds that level alone), else None."""
+    return domain_id if levels and levels[-1] == HOSTNAME else None
+
+
 def admitted_by_tas(wl: Workload) -> bool:
     """``workload.IsAdmittedByTAS``."""
     return wl.admitted and wl.ready.admitted_at is not None and bool(wl.topology_assignments)
@@ -215,8 +221,8 @@ def reconcile(wl: Workload, pods: list[PodDraft], gated: Callable[[PodDraft], bo
         found = _by_ranks(a, listed, gated, count, requests.get(name), offsets.get(name, 0), bounds.get(name, 0))
         if found is None:
             found = _greedy(a, listed, gated)
-        if wl.unhealthy_nodes and a.levels and a.levels[-1] == HOSTNAME:  # (NodeNameFromDomainID)
+        if wl.unhealthy_nodes:
             bad = set(wl.unhealthy_nodes)
-            found = [(p, i) for p, i in found if a.ids[i] not in bad]
+            found = [(p, i) for p, i in found if node_name_from_domain_id(a.levels, a.ids[i]) not in bad]
         out.extend(Ungate(p, name, dict(zip(a.levels, a.domains[i][0]))) for p, i in found)
     return out, ""
