@@ -127,3 +127,29 @@ def test_more_queues_than_the_limit_is_refused(client) -> None:  # type: ignore[
     body["options"]["kaiQueueUsage"] = {"queues": {f"q{i}": {} for i in range(10_001)}}
     r = client.post("/v1/decisions", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
     assert r.status_code == 413 and r.json()["errors"][0]["pointer"] == "/options/kaiQueueUsage/queues", r.text
+
+
+# -- found by a review against Go (session 48) -----------------------------------------------------
+def test_a_usage_below_zero_gives_no_share_as_in_go(client) -> None:  # type: ignore[no-untyped-def]
+    """A usage far below 0 makes a share weight overflow to infinity: Go's fair share is then NaN,
+    and ``getResourceToGiveInCurrentRound`` gives nothing for it (no error); the same here."""
+    out = decide(client, TIME_AWARE, {"queues": {"queue-b": {"nvidia.com/gpu": -1e305}}})
+    assert out["truncated"] is False
+
+
+def test_a_usage_database_needs_a_client_type_kai_knows(client) -> None:  # type: ignore[no-untyped-def]
+    """``usageDBConfig.clientType`` is required (the CRD) and must be one of KAI's clients
+    (``GetClient``: else the scheduler does not start): a 422 at the field."""
+    for db in ({}, {"clientType": "influx"}):
+        body = request(cluster(), config={"profile": "kai", "usageDBConfig": db})
+        r = client.post("/v1/decisions", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+        assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/config/usageDBConfig/clientType", r.text
+
+
+def test_queues_must_be_an_object(client) -> None:  # type: ignore[no-untyped-def]
+    """``queues`` of another type than an object is a 422, not read as none."""
+    for bad in ([], 0, False, ""):
+        body = request(cluster(), config=TIME_AWARE)
+        body["options"]["kaiQueueUsage"] = {"queues": bad}
+        r = client.post("/v1/decisions", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+        assert r.status_code == 422, (bad, r.text)

@@ -146,3 +146,33 @@ def test_a_finished_or_evicted_workload_is_ignored(client, condition: str) -> No
                                       "reason": condition, "message": ""})  # fmt: skip
     _, warnings = answer([the_node(N1, "False")], w, client)
     assert not marked(warnings, N1[0]), warnings
+
+
+# -- found by a review against Go (session 48) -----------------------------------------------------
+RF_TOL = {"apiVersion": V2, "kind": "ResourceFlavor", "metadata": {"name": "rf-tol"},
+          "spec": {"nodeLabels": {"tas-node": "true"}, "topologyName": "default", "tolerations": TOLERATE_NO_SCHEDULE}}  # fmt: skip
+
+
+def test_a_listed_node_healthy_again_is_cleared_when_another_fails(client) -> None:  # type: ignore[no-untyped-def]
+    """``handleHealthyNode`` runs on the recovered node's own event: when another node of the
+    Workload fails, the recovered one is no longer listed, so the new failure is added, not
+    taken as a second one (no "multiple TAS assigned node failures" eviction)."""
+    entry, warnings = answer([the_node(N1), the_node(N2, "False"), bound("p", N1)], workload(N1, N2, unhealthy=N1),
+                             client)  # fmt: skip
+    assert marked(warnings, N2[0]), warnings
+    assert "multiple TAS" not in entry["message"], entry
+
+
+def test_a_podsets_flavor_tolerations_come_from_its_flavors_map(client) -> None:  # type: ignore[no-untyped-def]
+    """``podset.FromAssignment`` takes every flavor of the assignment's ``flavors``, whether or
+    not ``resourceUsage`` has an entry for its resource."""
+    w = workload(N1)
+    w["status"]["admission"]["podSetAssignments"][0]["flavors"]["example.com/foo"] = "rf-tol"
+    _, warnings = answer([the_node(N1, taints=NO_SCHEDULE), RF_TOL], w, client)
+    assert not marked(warnings, N1[0]), warnings
+
+
+def test_a_missing_flavor_fails_the_nodes_reconcile(client) -> None:  # type: ignore[no-untyped-def]
+    """``FromAssignment``'s NotFound: ``Reconcile`` returns the error and writes nothing."""
+    _, warnings = answer([the_node(N1, taints=NO_SCHEDULE)], workload(N1, flavor="rf-gone"), client)
+    assert not marked(warnings, N1[0]), warnings

@@ -585,6 +585,10 @@ def _shard_args(cfg: SchedulerConfig, raw: Any, ptr: str) -> None:
         cfg.partition = _partition(got.partition, cfg.profile, join_pointer(ptr, "partition-label-value"))
 
 
+#: KAI's usage database clients (``usagedb/hub.go`` ``defaultClientMap``)
+USAGE_DB_CLIENTS = frozenset({"prometheus", "fake", "fake-with-history"})
+
+
 def _usage_db(cfg: SchedulerConfig, raw: Any, ptr: str) -> None:
     """KAI's SchedulingShard ``usageDBConfig``: KAI collects the queues' past usage; the request
     gives it (``options.kaiQueueUsage``, what KAI's usage database answers). Its fields (client,
@@ -594,6 +598,14 @@ def _usage_db(cfg: SchedulerConfig, raw: Any, ptr: str) -> None:
         return
     if not isinstance(raw, dict):
         raise InputError("usageDBConfig must be an object (the SchedulingShard's UsageDBConfig)", ptr)
+    client = raw.get("clientType")
+    if client not in USAGE_DB_CLIENTS:  # (the CRD requires it; KAI's scheduler does not start on another: GetClient)
+        raise InputError(f"usageDBConfig.clientType must be one of {', '.join(sorted(USAGE_DB_CLIENTS))} (KAI's usage "
+                         f"database clients; the scheduler does not start on another), not {client!r}",
+                         join_pointer(ptr, "clientType"))  # fmt: skip
+    if raw.get("connectionString") and raw.get("connectionStringEnvVar"):
+        raise InputError("usageDBConfig sets both connectionString and connectionStringEnvVar: KAI's scheduler does "
+                         "not start (resolveConnectionString: only one is allowed)", join_pointer(ptr, "connectionString"))
     cfg.usage_db = True  # (the usage itself: options.kaiQueueUsage, read by the proportion plugin)
 
 

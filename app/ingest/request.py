@@ -98,7 +98,7 @@ def _kai_usage(raw: Any) -> dict[str, dict[str, float]] | None:
     ptr = "/options/kaiQueueUsage"
     if not isinstance(raw, dict) or set(raw) - {"queues"}:
         raise InputError("kaiQueueUsage is KAI's ClusterUsage: an object with 'queues' only", ptr)
-    queues = raw.get("queues") or {}
+    queues = raw.get("queues", {})
     if not isinstance(queues, dict):
         raise InputError("'queues' must map queue names to their usage", join_pointer(ptr, "queues"))
     if len(queues) > MAX_USAGE_QUEUES:

@@ -5,9 +5,10 @@ Each node a Workload's topology assignment names (``TASAssignedNodeNames``: the 
 whose lowest level is ``kubernetes.io/hostname``, their domains holding a pod, of Workloads
 admitted by TAS, neither finished nor evicted) is reconciled, in name order:
 
-* **Gone** (no Node of that name, nor one whose hostname label is the name: the controller
-  reconciles Nodes by name, on their events) or **without a Ready condition**: unhealthy for
-  every Workload on it, at once.
+* **Gone** (no Node of that name; a name only a Node's hostname label carries is reconciled
+  only when a pending pod's nodeSelector names it, ``nodeFailurePodHandler``: Node events
+  come by the Node's name) or **without a Ready condition**: unhealthy for every Workload on
+  it, at once.
 * **Not Ready**: with ``TASReplaceNodeOnPodTermination`` (on) unhealthy for a Workload once
   none of its pods bound to the node is still progressing (not being deleted, not
   Succeeded / Failed: ``hasProgressingPods``); until then it waits.
@@ -24,9 +25,11 @@ unless the Workload already has another one: then it is evicted (``NodeFailures`
 "Workload eviction triggered due to multiple TAS assigned node failures, including: ...",
 ``evictWorkloadIfNeeded``). Kueue's second pass then looks for the replacement
 (:mod:`app.kueue.mapping`). A node the Workload's status names that is healthy in the snapshot
-stays named: the controller removes it (``handleHealthyNode``) when it reconciles the node, on
-the node's next event (a Ready change, a taint change), which no snapshot says has come; Kueue's
-scheduler acts on the list as written.
+stays named unless another node fails (the controller removes it, ``handleHealthyNode``, on
+that node's own event, which no snapshot says has come; Kueue's scheduler acts on the list as
+written): a new failure beside it finds it cleared, not a second failure. A flavor of the
+assignment not in the snapshot, or admission-check updates that do not merge, make the node's
+reconcile fail: nothing is written for it.
 
 Not modelled (the defaults are): ``TASReplaceNodeOnPodTermination`` or
 ``TASReplaceNodeOnNodeTaints`` off, ``TASReplaceNodeDueToNotReadyOverFixedTime`` on (they need
@@ -72,16 +75,31 @@ def assigned_nodes(wl: Workload) -> dict[str, list[str]]:
     return out
 
 
+class _Unreadable(Exception):
+    """The controller's reconcile of a node errs (a flavor not found, a podSetUpdate that does
+    not merge): nothing is written for any Workload on that node."""
+
+
 def _tolerations(wl: Workload, pod_set: str, flavors: dict[str, Flavor]) -> list[dict[str, Any]]:
-    """A podSet's effective tolerations: its template's merged with its assigned flavors' and its
-    admission checks' ``podSetUpdates``'."""
+    """A podSet's effective tolerations (``podSetsWithEffectiveTolerationsOnNode``): its template's
+    merged with the tolerations of every flavor its assignment's ``flavors`` names
+    (``podset.FromAssignment``) and its admission checks' ``podSetUpdates``'."""
     ps = next((p for p in wl.pod_sets if p.name == pod_set), None)
     if ps is None:
         return []
-    assigned = {f for name, _, usage in wl.assignments if name == pod_set for f, _ in usage}
-    from_flavors = tuple(t for f in sorted(assigned) if f in flavors for t in flavors[f].tolerations)
-    _, pods = psu.merge(wl.check_updates, pod_set, {}, from_flavors, (ps.labels, ps.annotations, ps.node_selector,
-                                                                         ps.tolerations))  # fmt: skip
+    raw = wl.raw_admission or {}
+    psas = raw.get("podSetAssignments") if isinstance(raw.get("podSetAssignments"), list) else []
+    psa = next((a for a in psas if isinstance(a, dict) and a.get("name") == pod_set), {})
+    named = psa.get("flavors") if isinstance(psa.get("flavors"), dict) else {}
+    from_flavors: list[dict[str, Any]] = []
+    for f in sorted({v for v in named.values() if isinstance(v, str)}):
+        if f not in flavors:
+            raise _Unreadable(f"ResourceFlavor {f} is not in the snapshot")
+        from_flavors.extend(flavors[f].tolerations)
+    _, pods = psu.merge(wl.check_updates, pod_set, {}, tuple(from_flavors),
+                        (ps.labels, ps.annotations, ps.node_selector, ps.tolerations))  # fmt: skip
+    if pods.conflicts:
+        raise _Unreadable(pods.conflicts[0])
     return list(pods.tolerations)
 
 
@@ -115,33 +133,56 @@ def reconcile(workloads: list[Workload], nodes: dict[str, NodeDraft], pods: list
     if not on_node:
         return out
     bound: dict[tuple[str, str, str], bool] = {}  # (namespace, slice, node) -> a pod still progressing
+    selected: set[str] = set()  # hostnames pending pods of a Workload name in their nodeSelector
     for p in pods:
         key = p.annotations.get(SLICE_ANNOTATION, p.annotations.get(WORKLOAD_ANNOTATION))
-        if key is not None and p.node_name:
+        if key is None:
+            continue
+        if p.node_name:
             k = (p.namespace, key, p.node_name)
             bound[k] = bound.get(k, False) or (not p.deleting and p.phase not in _TERMINAL)
+        elif p.node_selector.get(HOSTNAME):
+            selected.add(p.node_selector[HOSTNAME])
     labelled = {n.labels.get(HOSTNAME) for n in nodes.values()}
+    # whether each (Workload, node) is unhealthy now (None: the node is not reconciled)
+    state: dict[tuple[str, str], bool | None] = {}
     for name in sorted(on_node):
         node = nodes.get(name)
-        if node is None and name in labelled:  # (a node labelled so under another name: no Node of that name
-            continue  # has events, so Kueue's controller never reconciles it; a node of neither is a deleted one)
-        for wl, sets in on_node[name]:
-            if wl.key in out.evicted:
+        # a node of no such name that a Node is labelled with under another name is reconciled only when a
+        # pending pod's nodeSelector names it (nodeFailurePodHandler; Node events come by the Node's own name)
+        skip = node is None and name in labelled and name not in selected
+        try:
+            for wl, sets in on_node[name]:
+                state[(wl.key, name)] = None if skip else _unhealthy(wl, sets, node, bound, flavors)
+        except _Unreadable:  # (Reconcile returns the error: nothing written for this node)
+            for wl, _ in on_node[name]:
+                state[(wl.key, name)] = None
+    for name in sorted(on_node):
+        for wl, _ in on_node[name]:
+            if wl.key in out.evicted or not state.get((wl.key, name)) or name in wl.unhealthy_nodes:
                 continue
-            progressing = bound.get((wl.namespace, wl.name if wl.slice_name is None else wl.slice_name, name), False)
-            if node is None or not node.ready_stated:
-                unhealthy = True
-            elif not node.ready:
-                unhealthy = not progressing
-            else:
-                taints = [t for t in node.taints if t.get("effect") in ("NoExecute", "NoSchedule")]
-                tolerations = [_tolerations(wl, ps, flavors) for ps in sets]
-                classes = {_taint_class(t, tolerations) for t in taints}
-                unhealthy = bool(classes - {"permanent"}) and not progressing
-            if unhealthy:
-                if wl.unhealthy_nodes and name not in wl.unhealthy_nodes:
-                    out.evicted[wl.key] = MULTIPLE.format(", ".join([*wl.unhealthy_nodes, name]))
-                elif name not in wl.unhealthy_nodes:
-                    wl.unhealthy_nodes.append(name)
-                    out.marked.append((wl.key, name))
+            # a listed node healthy now was cleared by the controller before (handleHealthyNode, on that
+            # node's own event); one not evaluated here stays as listed
+            listed = [n for n in wl.unhealthy_nodes if state.get((wl.key, n)) is not False]
+            if listed:
+                out.evicted[wl.key] = MULTIPLE.format(", ".join([*listed, name]))
+                continue
+            wl.unhealthy_nodes[:] = [name]
+            out.marked.append((wl.key, name))
     return out
+
+
+def _unhealthy(wl: Workload, sets: list[str], node: NodeDraft | None, bound: dict[tuple[str, str, str], bool],
+               flavors: dict[str, Flavor]) -> bool:  # fmt: skip
+    """``getWorkloadStatus`` (default gates): whether the node is unhealthy for the Workload now."""
+    if node is None or not node.ready_stated:
+        return True
+    progressing = bound.get((wl.namespace, wl.name if wl.slice_name is None else wl.slice_name, node.name), False)
+    if not node.ready:
+        return not progressing
+    taints = [t for t in node.taints if t.get("effect") in ("NoExecute", "NoSchedule")]
+    if not taints:
+        return False
+    tolerations = [_tolerations(wl, ps, flavors) for ps in sets]
+    classes = {_taint_class(t, tolerations) for t in taints}
+    return bool(classes - {"permanent"}) and not progressing

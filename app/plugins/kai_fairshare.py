@@ -166,8 +166,9 @@ def divide(total: float, qs: list[KaiQueue], r: int, k_value: float = 1.0) -> No
                 if need <= slice_:
                     give = need
                     left.pop(q.name, None)
-                else:
-                    give = float(math.floor(slice_)) if math.floor(slice_) > 0 else 0.0
+                else:  # (a NaN share, from weights past float64 (a usage below 0, a huge kValue), gives 0, as in Go)
+                    fl = 0.0 if math.isnan(slice_) else math.floor(slice_)
+                    give = float(fl) if fl > 0 else 0.0
                     if slice_ - give > 0:
                         left[q.name] = (slice_ - give, q)
                 if give == 0:
