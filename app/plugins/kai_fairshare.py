@@ -144,15 +144,15 @@ def divide(total: float, qs: list[KaiQueue], r: int, k_value: float = 1.0) -> No
         while True:
             again = False
             amount = remaining
-            weights_total = sum(q.weight[r] for q in bucket if remaining_requested(q) > 0)
+            weights_total = float(sum(q.weight[r] for q in bucket if remaining_requested(q) > 0))
             if weights_total == 0:
                 break
             share_weights = {}
             for q in bucket:
                 if satisfied(q):
                     continue
-                nw = q.weight[r] / weights_total
-                share_weights[q.name] = max(0.0, nw + k_value * (nw - q.usage[r]))  # (calcShareWeights)
+                nw = float(q.weight[r]) / weights_total  # (Python floats: an overflow is inf, as in Go, unwarned)
+                share_weights[q.name] = max(0.0, nw + k_value * (nw - float(q.usage[r])))  # (calcShareWeights)
             weights_sum = sum(share_weights.values())
             if weights_sum == 0:
                 break
@@ -161,7 +161,7 @@ def divide(total: float, qs: list[KaiQueue], r: int, k_value: float = 1.0) -> No
                     break
                 if satisfied(q) or q.weight[r] == 0:
                     continue
-                slice_ = amount * share_weights[q.name] / weights_sum
+                slice_ = float(amount) * share_weights[q.name] / weights_sum
                 need = remaining_requested(q)
                 if need <= slice_:
                     give = need
